@@ -1,0 +1,48 @@
+"""Home: what Isolation Kernel is and what each page shows."""
+
+import streamlit as st
+
+import ui
+
+ui.page_header("ikviz — see what the Isolation Kernel does", "")
+
+st.markdown(
+    """
+**Isolation Kernel (IK)** measures how similar two points are by asking how often random
+partitionings of the space, built from the data itself, put them in the same cell.
+
+1. Draw **ψ** points at random from the data. They cut the space into ψ cells, each isolating one
+   of them: either the **Voronoi** cells around each point (a point belongs to its nearest sampled
+   point), or the leaves of an **isolation tree** (random axis-parallel cuts until every sampled
+   point stands alone).
+2. Repeat **t** times with fresh random samples.
+3. The similarity of *x* and *y* is the fraction of the t partitionings in which they share a cell.
+
+Because cells are small where the data are dense and large where the data are sparse, two points
+in a **sparse region are more similar** than two points the same distance apart in a **dense
+region**. Gaussian and Laplacian kernels give both pairs the same value: they ignore the data.
+
+**What ψ and t do.** ψ sets the sharpness: more cells means smaller cells, so similarity falls
+off faster with distance (on uniform data IK behaves like a Laplacian kernel with
+λ = log ψ / d). t sets the precision: IK is an average over t partitionings, so larger t gives
+smoother, less noisy similarities, and each point gets a sparse feature vector with exactly t ones.
+"""
+)
+
+st.subheader("Pages")
+st.markdown(
+    """
+| page | what it shows | source |
+|---|---|---|
+| **Kernel shapes** | IK (Voronoi and iForest), Laplacian and RBF contours around a point you choose on uniform 2-D data; the cells of one partitioning; how ψ sharpens the kernel | Ting et al. 2018, Fig. 1, Fig. 3 |
+| Density adaptivity *(coming)* | four regions of different density: IK's contours bend with the data, Laplacian's do not | Ting et al. 2018, Fig. 2, Fig. 4 |
+| Curse of dimensionality *(coming)* | nearest-neighbour instability and hubness as dimensions grow | Ting et al. 2021 |
+| t-SNE *(coming)* | t-SNE with IK affinities on the w-Gaussians | Ting et al. 2021 |
+| Classification, online learning, clustering *(coming)* | SVM, FOGD/NOGD, RandLocal and clustering with IK | Ting 2018/2021, Lu 2016, Wang 2017 |
+
+Every page keeps its settings in the link: copy the address bar to share exactly what you see.
+Switch on **Presentation mode** in the sidebar to hide the controls for projection.
+Everything shown here can also be computed from Python (`import ikviz`) or the command line
+(`ikviz reproduce --list`).
+"""
+)

@@ -1,0 +1,98 @@
+"""Shared Streamlit helpers: controls that live in the URL, presentation mode, error boxes.
+
+Every control keeps its value in ``st.session_state[key]`` (which survives
+while the widget is hidden) and mirrors it into ``st.query_params[key]``, so
+a shared link opens exactly the same view.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import streamlit as st
+
+PRESENT_KEY = "present"
+
+
+def _parse(raw: str, default, options=None, min_value=None, max_value=None):
+    """Read a URL value with the type of ``default``; fall back to ``default`` if it does not fit."""
+    try:
+        if isinstance(default, bool):
+            value = raw.lower() in ("1", "true", "yes", "on")
+        elif isinstance(default, int):
+            value = int(float(raw))
+        elif isinstance(default, float):
+            value = float(raw)
+        else:
+            value = raw
+    except (TypeError, ValueError):
+        return default
+    if options is not None:
+        match = [o for o in options if str(o) == str(value) or o == value]
+        return match[0] if match else default
+    if min_value is not None and value < min_value:
+        return default
+    if max_value is not None and value > max_value:
+        return default
+    return value
+
+
+def _to_url(value) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def presenting() -> bool:
+    """Whether presentation mode (controls hidden) is on."""
+    return bool(st.session_state.get(PRESENT_KEY, False))
+
+
+def control(widget, label: str, key: str, default, *, always: bool = False, **kwargs):
+    """Render ``widget`` (e.g. ``st.slider``) bound to ``key``, with the value mirrored in the URL.
+
+    In presentation mode the widget is not drawn (unless ``always``) and the
+    last value is kept. ``kwargs`` go to the widget (``options``,
+    ``min_value``, ``max_value``, ``step``, ``help``...).
+    """
+    state = st.session_state
+    if key not in state:
+        raw = st.query_params.get(key)
+        state[key] = default if raw is None else _parse(
+            raw, default, kwargs.get("options"), kwargs.get("min_value"), kwargs.get("max_value"))
+    if always or not presenting():
+        widget_key = f"_w_{key}"
+        state[widget_key] = state[key]
+
+        def sync():
+            state[key] = state[widget_key]
+
+        widget(label, key=widget_key, on_change=sync, **kwargs)
+    st.query_params[key] = _to_url(state[key])
+    return state[key]
+
+
+def set_value(key: str, value) -> None:
+    """Change a control's value from code (e.g. a chart click); call from a callback."""
+    st.session_state[key] = value
+
+
+@contextmanager
+def guarded(what: str):
+    """Show a readable error box instead of a traceback if computing ``what`` fails."""
+    try:
+        yield
+    except ValueError as exc:
+        st.error(f"Could not compute {what}: {exc}")
+    except MemoryError:
+        st.error(f"Not enough memory to compute {what}; try smaller settings.")
+    except Exception as exc:  # the app must never show a raw traceback
+        st.error(f"Something went wrong computing {what} ({type(exc).__name__}: {exc}). "
+                 "Try other settings; if it persists, please report it with the page link.")
+
+
+def page_header(title: str, intro: str) -> None:
+    """Title and a one-paragraph explanation (the explanation hides in presentation mode)."""
+    st.title(title)
+    if not presenting():
+        st.markdown(intro)

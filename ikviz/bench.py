@@ -1,0 +1,136 @@
+"""``ikviz bench kernel``: fit + transform time and peak memory of IsolationKernel, against ikpykit.
+
+Each measurement runs in a fresh child process, so peak memory is that of
+the call alone and one library's imports or caches cannot help the other.
+Inside the child a small warm-up call comes first (for ikviz it loads the
+numba cache; its time is reported as ``warmup_s``), then the timed call on
+X ~ N(0, 1).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+
+
+def _rss_mb(field: str) -> float:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _reset_peak() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")  # resets VmHWM to the current RSS
+        return True
+    except OSError:
+        return False
+
+
+def _make(impl: str, method: str, t: int, psi: int, seed: int):
+    if impl == "ikviz":
+        from ikviz import IsolationKernel
+        return IsolationKernel(psi=psi, t=t, method=method, random_state=seed)
+    from ikpykit.kernel import IsoKernel
+    return IsoKernel(method=method, n_estimators=t, max_samples=psi, random_state=seed)
+
+
+def measure_one(impl: str, method: str, n: int, d: int, t: int, psi: int, seed: int = 0) -> dict:
+    """Time one fit + transform in this process (call it in a fresh child)."""
+    import numpy as np
+
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    start = time.perf_counter()
+    _make(impl, method, t, psi, seed).fit(X[:2000]).transform(X[:2000])
+    warmup = time.perf_counter() - start
+    before = _rss_mb("VmRSS")
+    has_peak = _reset_peak()
+    start = time.perf_counter()
+    features = _make(impl, method, t, psi, seed).fit(X).transform(X)
+    seconds = time.perf_counter() - start
+    peak = _rss_mb("VmHWM") - before if has_peak else float("nan")
+    return {"impl": impl, "method": method, "n": n, "seconds": seconds, "warmup_s": warmup,
+            "peak_extra_mb": peak, "shape": list(features.shape), "nnz": int(features.nnz)}
+
+
+def _child(impl, method, n, d, t, psi, seed, timeout) -> dict:
+    cmd = [sys.executable, "-m", "ikviz.bench", impl, method, str(n), str(d), str(t), str(psi), str(seed)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"impl": impl, "method": method, "n": n, "error": f"timed out after {timeout} s"}
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        return {"impl": impl, "method": method, "n": n, "error": tail[0]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def bench_kernel(sizes=(20_000, 100_000), methods=("anne", "iforest"), d=20, t=200, psi=64, seed=0,
+                 repeats=3, peer=True, peer_max_dense_gb=4.0, timeout=900, echo=print) -> list[dict]:
+    """Benchmark ikviz against ikpykit (when installed); return one row per (method, n).
+
+    ikviz takes the best of ``repeats`` child runs, ikpykit one run. ikpykit's
+    ``"anne"`` builds a dense n x (t * psi) distance matrix, so it is skipped
+    when that matrix would exceed ``peer_max_dense_gb``.
+    """
+    have_peer = peer and importlib.util.find_spec("ikpykit") is not None
+    if peer and not have_peer:
+        echo("ikpykit is not installed (pip install ikpykit): timing ikviz alone.")
+    rows = []
+    for method in methods:
+        for n in sizes:
+            runs = [_child("ikviz", method, n, d, t, psi, seed, timeout) for _ in range(repeats)]
+            ok = [r for r in runs if "error" not in r]
+            row = {"method": method, "n": n, "d": d, "t": t, "psi": psi}
+            if not ok:
+                row["ikviz_error"] = runs[0]["error"]
+            else:
+                best = min(ok, key=lambda r: r["seconds"])
+                row.update(ikviz_s=best["seconds"], ikviz_warmup_s=best["warmup_s"],
+                           ikviz_peak_mb=max(r["peak_extra_mb"] for r in ok))
+            if have_peer:
+                dense_gb = 8 * n * min(n, t * psi) / 1e9
+                if method == "anne" and dense_gb > peer_max_dense_gb:
+                    row["ikpykit_skipped"] = f"needs a ~{dense_gb:.0f} GB dense matrix"
+                else:
+                    other = _child("ikpykit", method, n, d, t, psi, seed, timeout)
+                    if "error" in other:
+                        row["ikpykit_error"] = other["error"]
+                    else:
+                        row.update(ikpykit_s=other["seconds"], ikpykit_peak_mb=other["peak_extra_mb"])
+                        if "ikviz_s" in row:
+                            row["speedup"] = other["seconds"] / row["ikviz_s"]
+            echo(format_row(row))
+            rows.append(row)
+    return rows
+
+
+def format_row(row: dict) -> str:
+    """One human-readable line per benchmark row."""
+    text = f"{row['method']:>8} n={row['n']:>7,}  "
+    if "ikviz_s" in row:
+        text += (f"ikviz {row['ikviz_s']:.3f} s (peak +{row['ikviz_peak_mb']:.0f} MB, "
+                 f"warm-up {row['ikviz_warmup_s']:.2f} s)")
+    else:
+        text += f"ikviz failed: {row.get('ikviz_error')}"
+    if "ikpykit_s" in row:
+        text += f"  |  ikpykit {row['ikpykit_s']:.3f} s (peak +{row['ikpykit_peak_mb']:.0f} MB)"
+        if "speedup" in row:
+            text += f"  |  ratio {row['speedup']:.1f}x"
+    elif "ikpykit_skipped" in row:
+        text += f"  |  ikpykit skipped: {row['ikpykit_skipped']}"
+    elif "ikpykit_error" in row:
+        text += f"  |  ikpykit failed: {row['ikpykit_error']}"
+    return text
+
+
+if __name__ == "__main__":  # child process entry: impl method n d t psi seed
+    impl, method, *nums = sys.argv[1:]
+    n, d, t, psi, seed = map(int, nums)
+    print(json.dumps(measure_one(impl, method, n, d, t, psi, seed)))

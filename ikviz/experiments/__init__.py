@@ -1,0 +1,1 @@
+"""Experiments: one module per topic, each a ``Params`` dataclass and a pure ``run(params) -> Result``."""

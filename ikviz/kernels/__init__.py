@@ -1,0 +1,9 @@
+"""Kernels: the Isolation Kernel and the data-independent kernels it is compared with."""
+
+from .classic import adaptive_gaussian, laplacian, laplacian_psi, linear, local_scale, rbf
+from .isolation import IsolationKernel, Partition, similarity_from_cells
+
+__all__ = [
+    "IsolationKernel", "Partition", "similarity_from_cells",
+    "rbf", "laplacian", "laplacian_psi", "linear", "adaptive_gaussian", "local_scale",
+]

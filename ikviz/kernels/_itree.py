@@ -1,0 +1,146 @@
+"""Numba kernels for isolation trees: build from a small sample, then route rows to leaves.
+
+A forest of ``t`` trees is stored as flat (t, max_nodes) arrays: ``feature``
+(-1 at a leaf), ``threshold``, ``left`` (the right child is always
+``left + 1``) and ``leaf`` (the leaf's column within its tree, -1 at an
+internal node). Every random number a tree
+needs is drawn in NumPy beforehand, so trees can be built in parallel and the
+result depends only on the seed, not on thread scheduling.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, nogil=True)
+def _build_one(S, U, max_depth, feature, threshold, left, leaf):
+    """Grow one isolation tree on sample ``S`` (psi, d); return its number of leaves.
+
+    A node splits on an attribute drawn uniformly among those not constant in
+    the node, at a value drawn uniformly in [min, max); rows with value <= split
+    go left, so both children are non-empty and the tree has at most psi
+    leaves. ``max_depth < 0`` grows until every distinct point is isolated.
+    """
+    psi, d = S.shape
+    idx = np.arange(psi)
+    cand = np.empty(d, dtype=np.int64)
+    lo_v = np.empty(d, dtype=np.float64)
+    hi_v = np.empty(d, dtype=np.float64)
+    st_node = np.empty(2 * psi, dtype=np.int64)
+    st_lo = np.empty(2 * psi, dtype=np.int64)
+    st_hi = np.empty(2 * psi, dtype=np.int64)
+    st_depth = np.empty(2 * psi, dtype=np.int64)
+    sp = 0
+    st_node[0] = 0
+    st_lo[0] = 0
+    st_hi[0] = psi
+    st_depth[0] = 0
+    sp = 1
+    n_nodes = 1
+    n_leaves = 0
+    n_splits = 0
+    while sp > 0:
+        sp -= 1
+        node = st_node[sp]
+        lo = st_lo[sp]
+        hi = st_hi[sp]
+        depth = st_depth[sp]
+        n_cand = 0
+        if hi - lo > 1 and (max_depth < 0 or depth < max_depth):
+            for a in range(d):
+                mn = S[idx[lo], a]
+                mx = mn
+                for p in range(lo + 1, hi):
+                    v = S[idx[p], a]
+                    if v < mn:
+                        mn = v
+                    elif v > mx:
+                        mx = v
+                if mx > mn:
+                    cand[n_cand] = a
+                    lo_v[n_cand] = mn
+                    hi_v[n_cand] = mx
+                    n_cand += 1
+        if n_cand == 0:
+            feature[node] = -1
+            leaf[node] = n_leaves
+            n_leaves += 1
+            continue
+        c = int(U[n_splits, 0] * n_cand)
+        if c >= n_cand:
+            c = n_cand - 1
+        a = cand[c]
+        mn = lo_v[c]
+        mx = hi_v[c]
+        split = mn + U[n_splits, 1] * (mx - mn)
+        if split >= mx:  # rounding can reach max; keep the right child non-empty
+            split = mn
+        n_splits += 1
+        # partition idx[lo:hi] in place: values <= split first
+        i = lo
+        j = hi - 1
+        while i <= j:
+            if S[idx[i], a] <= split:
+                i += 1
+            else:
+                tmp = idx[i]
+                idx[i] = idx[j]
+                idx[j] = tmp
+                j -= 1
+        mid = i
+        feature[node] = a
+        threshold[node] = split
+        leaf[node] = -1
+        left[node] = n_nodes
+        # push right first so the left subtree is numbered first
+        st_node[sp] = n_nodes + 1
+        st_lo[sp] = mid
+        st_hi[sp] = hi
+        st_depth[sp] = depth + 1
+        sp += 1
+        st_node[sp] = n_nodes
+        st_lo[sp] = lo
+        st_hi[sp] = mid
+        st_depth[sp] = depth + 1
+        sp += 1
+        n_nodes += 2
+    return n_leaves
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def build_forest(samples, uniforms, max_depth, feature, threshold, left, leaf, n_leaves):
+    """Grow ``t`` trees: ``samples`` (t, psi, d), ``uniforms`` (t, psi, 2)."""
+    t = samples.shape[0]
+    for k in prange(t):
+        n_leaves[k] = _build_one(samples[k], uniforms[k], max_depth, feature[k], threshold[k],
+                                 left[k], leaf[k])
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def route(X, feature, threshold, left, leaf, stride, block, out):
+    """Write ``k * stride + (leaf of tree k that X[i] falls in)`` into ``out[i, k]``.
+
+    Work is split into (row block, tree) tiles so one tree's nodes stay in L1
+    cache while a block of rows walks it; the walk is branch-free because the
+    right child of a node is always ``left + 1``.
+    """
+    n = X.shape[0]
+    t = feature.shape[0]
+    n_blocks = (n + block - 1) // block
+    for task in prange(n_blocks * t):
+        b = task // t
+        k = task - b * t
+        start = b * block
+        stop = min(n, start + block)
+        f = feature[k]
+        th = threshold[k]
+        lf = left[k]
+        lv = leaf[k]
+        offset = k * stride
+        for i in range(start, stop):
+            x = X[i]
+            node = 0
+            while f[node] >= 0:
+                node = lf[node] + (x[f[node]] > th[node])
+            out[i, k] = offset + lv[node]
+    return out

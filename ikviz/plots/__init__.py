@@ -1,0 +1,1 @@
+"""Plot builders: one module per topic, each turning an experiment result into Plotly figures."""

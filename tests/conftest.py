@@ -1,0 +1,28 @@
+import numpy as np
+import pytest
+
+from ikviz import IsolationKernel
+
+# the three IK variants every property test runs on
+VARIANTS = {
+    "anne": dict(method="anne"),
+    "iforest": dict(method="iforest"),
+    "iforest-full": dict(method="iforest", max_depth=None),
+}
+
+
+@pytest.fixture(params=list(VARIANTS))
+def variant(request):
+    return VARIANTS[request.param]
+
+
+@pytest.fixture
+def blobs():
+    """Small seeded data with clusters of different spread (not uniform, so kernels differ)."""
+    rng = np.random.default_rng(42)
+    return np.vstack([rng.normal(0, 0.3, size=(150, 3)), rng.normal(3, 1.0, size=(150, 3))])
+
+
+@pytest.fixture
+def fitted(variant, blobs):
+    return IsolationKernel(psi=16, t=100, random_state=7, **variant).fit(blobs)

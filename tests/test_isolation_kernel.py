@@ -1,0 +1,226 @@
+"""Properties a wrong Isolation Kernel would break."""
+
+import math
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+
+from ikviz import IsolationKernel
+from ikviz.data import four_quadrants, uniform
+from ikviz.kernels import laplacian_psi
+
+
+# ----------------------------------------------------------------- feature map
+def test_feature_map_has_exactly_t_ones_per_row_one_per_partitioning(fitted, blobs):
+    F = fitted.transform(blobs)
+    t, psi = fitted.t, fitted.psi_
+    assert F.shape == (len(blobs), t * psi)
+    assert F.format == "csr"
+    assert np.all(F.data == 1.0)
+    assert np.all(np.diff(F.indptr) == t)
+    blocks = F.indices.reshape(len(blobs), t) // psi
+    assert np.array_equal(blocks, np.broadcast_to(np.arange(t), blocks.shape))
+    dense = F.toarray().reshape(len(blobs), t, psi)
+    assert np.all(dense.sum(axis=2) == 1)
+
+
+def test_similarity_is_a_valid_kernel(fitted, blobs):
+    S = fitted.similarity(blobs)
+    assert S.shape == (300, 300)
+    assert np.array_equal(S, S.T)
+    assert np.all(np.diag(S) == 1.0)
+    assert S.min() >= 0.0 and S.max() <= 1.0
+    assert np.linalg.eigvalsh(S).min() >= -1e-8
+    # values are multiples of 1/t
+    assert np.allclose(S * fitted.t, np.round(S * fitted.t))
+
+
+def test_similarity_equals_feature_map_product(fitted, blobs):
+    F = fitted.transform(blobs)
+    S = fitted.similarity(blobs[:50], blobs[100:180])
+    assert np.allclose(S, (F[:50] @ F[100:180].T).toarray() / fitted.t)
+
+
+def test_similarity_is_not_constant(fitted, blobs):
+    S = fitted.similarity(blobs)
+    within, between = S[:150, :150].mean(), S[:150, 150:].mean()
+    assert within > 0.1 and within > 20 * between  # same cluster far more similar
+
+
+def test_same_seed_same_kernel_other_seed_other_kernel(variant, blobs):
+    a = IsolationKernel(psi=16, t=50, random_state=3, **variant).fit(blobs).similarity(blobs)
+    b = IsolationKernel(psi=16, t=50, random_state=3, **variant).fit(blobs).similarity(blobs)
+    c = IsolationKernel(psi=16, t=50, random_state=4, **variant).fit(blobs).similarity(blobs)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+# ----------------------------------------------------------------- partitionings
+def test_anne_assigns_nearest_centre(blobs):
+    ik = IsolationKernel(psi=32, t=20, method="anne", random_state=0).fit(blobs)
+    X = np.random.default_rng(1).normal(1.5, 2, size=(200, 3))
+    cells = ik.cells(X)
+    for k in range(ik.t):
+        d2 = ((X[:, None, :] - ik.samples_[k][None, :, :]) ** 2).sum(axis=2)
+        assert np.array_equal(cells[:, k], d2.argmin(axis=1))
+    # every sampled point isolates itself
+    for k in range(ik.t):
+        assert np.array_equal(ik.cells(ik.samples_[k])[:, k], np.arange(ik.psi_))
+
+
+def test_iforest_height_limit_and_full_growth(blobs):
+    limited = IsolationKernel(psi=64, t=30, method="iforest", random_state=0).fit(blobs)
+    assert limited.max_depth_ == 6
+    assert np.all(limited.n_leaves_ <= 2 ** 6)
+    full = IsolationKernel(psi=64, t=30, method="iforest", max_depth=None, random_state=0).fit(blobs)
+    # fully grown: each of the 64 distinct sampled points ends in a leaf of its own
+    assert np.all(full.n_leaves_ == 64)
+    for k in range(full.t):
+        assert len(np.unique(full.cells(full.samples_[k])[:, k])) == 64
+    limited3 = IsolationKernel(psi=64, t=30, method="iforest", max_depth=3, random_state=0).fit(blobs)
+    assert np.all(limited3.n_leaves_ <= 8)
+
+
+def test_iforest_boxes_tile_the_bounding_box(blobs):
+    X = blobs[:, :2]
+    ik = IsolationKernel(psi=32, t=5, method="iforest", max_depth=None, random_state=0).fit(X)
+    part = ik.partition(2)
+    lo, hi = part.boxes[:, 0], part.boxes[:, 1]
+    assert np.all(hi >= lo)
+    total = np.prod(part.bounds[1] - part.bounds[0])
+    assert math.isclose(np.prod(hi - lo, axis=1).sum(), total, rel_tol=1e-9)
+    # each sampled point lies inside the box of the leaf it is routed to
+    leaves = ik.cells(part.centres)[:, 2]
+    inside = (part.centres >= lo[leaves] - 1e-12) & (part.centres <= hi[leaves] + 1e-12)
+    assert inside.all()
+
+
+def test_anne_partition_returns_centres(blobs):
+    ik = IsolationKernel(psi=8, t=4, random_state=0).fit(blobs)
+    part = ik.partition(1)
+    assert part.boxes is None and part.centres.shape == (8, 3)
+    assert np.array_equal(part.centres, ik.samples_[1])
+    with pytest.raises(ValueError, match="partitioning index"):
+        ik.partition(4)
+
+
+# ----------------------------------------------------------------- paper effects
+@pytest.mark.parametrize("d,psi", [(10, 16), (30, 64)])
+def test_height_limited_iforest_approximates_laplacian_on_uniform_data(d, psi):
+    """Ting et al. 2018 Fig. 2: on uniform data IK (iForest) ~ L_psi."""
+    X = uniform(200, d, seed=1)
+    ik = IsolationKernel(psi=psi, t=1000, method="iforest", random_state=1).fit(X)
+    rmse = np.sqrt(np.mean((ik.similarity(X) - laplacian_psi(X, psi=psi)) ** 2))
+    assert rmse < 0.04
+    # and far closer to L_psi than to a Gaussian with the same sharpness at the median distance
+    from ikviz.kernels import rbf
+    assert rmse < 0.5 * np.sqrt(np.mean((ik.similarity(X) - rbf(X, gamma=1.0 / d)) ** 2))
+
+
+@pytest.mark.parametrize("method", ["anne", "iforest"])
+def test_sparse_pair_more_similar_than_dense_pair(method):
+    """Ting et al. 2018 §2.3 / Fig. 4: equal distance, sparse region more similar."""
+    X, _ = four_quadrants(seed=0)
+    ik = IsolationKernel(psi=32, t=2000, method=method, random_state=0).fit(X)
+    S = ik.similarity(np.array([[0.0, 0.0]]), np.array([[0.25, 0.25], [-0.25, -0.25]]))[0]
+    sparse, dense = S
+    assert sparse > dense + 0.05
+    lap = laplacian_psi(np.zeros((1, 2)), np.array([[0.25, 0.25], [-0.25, -0.25]]), psi=32)[0]
+    assert lap[0] == pytest.approx(lap[1])
+
+
+# ----------------------------------------------------------------- scikit-learn
+def test_sklearn_api_clone_params_and_pipeline(blobs):
+    ik = IsolationKernel(psi=8, t=30, method="iforest", random_state=0)
+    assert ik.get_params()["psi"] == 8
+    ik.set_params(psi=12)
+    assert clone(ik).get_params() == ik.get_params()
+    y = np.repeat([0, 1], 150)
+    model = make_pipeline(IsolationKernel(psi=16, t=50, random_state=0), LogisticRegression())
+    assert model.fit(blobs, y).score(blobs, y) > 0.95
+    assert IsolationKernel(psi=8, t=10, random_state=0).fit_transform(blobs).shape == (300, 80)
+
+
+# ----------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(psi=1), "psi must be at least 2"),
+    (dict(psi=2.5), "psi must be an integer"),
+    (dict(t=0), "t must be at least 1"),
+    (dict(method="kmeans"), "method must be one of"),
+    (dict(method="iforest", max_depth=0), "max_depth"),
+    (dict(method="iforest", max_depth="deep"), "max_depth"),
+])
+def test_bad_parameters(kwargs, match, blobs):
+    with pytest.raises(ValueError, match=match):
+        IsolationKernel(**kwargs).fit(blobs)
+
+
+def test_bad_data_messages(blobs):
+    ik = IsolationKernel(psi=4, t=5)
+    X = blobs.copy()
+    X[[3, 10], 1] = np.nan
+    X[20, 0] = np.inf
+    with pytest.raises(ValueError, match=r"3 row\(s\) with NaN or infinity \(rows 3, 10, 20\)"):
+        ik.fit(X)
+    with pytest.raises(ValueError, match="non-numeric"):
+        ik.fit(np.array([["a", "b"], ["c", "d"]], dtype=object))
+    with pytest.raises(ValueError, match="must be 2-D.*reshape"):
+        ik.fit(np.arange(5.0))
+    with pytest.raises(ValueError, match="empty"):
+        ik.fit(np.empty((0, 3)))
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        ik.fit(np.ones((1, 3)))
+
+
+def test_non_numeric_dataframe_columns_are_named():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0], "colour": ["r", "g", "b"]})
+    with pytest.raises(ValueError, match="non-numeric column.*colour"):
+        IsolationKernel(psi=2, t=3).fit(df)
+
+
+def test_feature_count_mismatch_and_unfitted(blobs):
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError):
+        IsolationKernel().transform(blobs)
+    ik = IsolationKernel(psi=4, t=5).fit(blobs)
+    with pytest.raises(ValueError, match="has 2 features, but IsolationKernel was fitted with 3"):
+        ik.transform(blobs[:, :2])
+
+
+def test_psi_larger_than_n_warns_and_clips():
+    X = uniform(10, 2, seed=0)
+    with pytest.warns(UserWarning, match="psi=64 is larger than the 10 rows"):
+        ik = IsolationKernel(psi=64, t=5).fit(X)
+    assert ik.psi_ == 10 and ik.transform(X).shape == (10, 50)
+
+
+def test_similarity_refuses_over_budget(blobs):
+    ik = IsolationKernel(psi=4, t=5, dense_budget=1000).fit(blobs)
+    with pytest.raises(ValueError, match="transform"):
+        ik.similarity(blobs)
+
+
+# ----------------------------------------------------------------- numba cache
+def test_numba_compilation_is_cached_across_processes(tmp_path):
+    """A second process loads the compiled kernels from the cache instead of compiling."""
+    script = textwrap.dedent("""
+        import numpy as np
+        from ikviz import IsolationKernel
+        from ikviz.kernels import _itree, _voronoi
+        X = np.random.default_rng(0).normal(size=(50, 3))
+        for m in ("anne", "iforest"):
+            IsolationKernel(psi=8, t=5, method=m).fit(X).transform(X)
+        stats = [f.stats for f in (_voronoi.nearest_centres, _itree.build_forest, _itree.route)]
+        print(sum(len(s.cache_misses) for s in stats), sum(len(s.cache_hits) for s in stats))
+    """)
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    misses, hits = map(int, out.stdout.split())
+    assert misses == 0 and hits >= 3

@@ -1,0 +1,76 @@
+"""The kernel-shapes experiment, its figures, the reproduce registry and the CLI."""
+
+import json
+
+import numpy as np
+import pytest
+
+from ikviz import cli, reproduce
+from ikviz.experiments import kernel_shapes as exp
+from ikviz.plots import kernel_shapes as plots
+
+QUICK = exp.Params(n=1100, t=100, grid=41)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return exp.run(QUICK)
+
+
+def test_surfaces_peak_at_the_reference(result):
+    centre = len(result.axis) // 2  # the grid point (0, 0), the default reference
+    assert result.axis[centre] == 0.0
+    for name, z in result.surfaces.items():
+        assert z.shape == (41, 41)
+        assert z.min() >= 0 and z.max() <= 1
+        assert z[centre, centre] == pytest.approx(1.0), name
+
+
+def test_ik_resembles_laplacian_more_than_rbf(result):
+    rmse = exp.summary(result)["rmse_vs_laplacian_psi"]
+    assert rmse["laplacian_psi"] == 0
+    assert rmse["ik_iforest"] < rmse["rbf"] / 2
+
+
+def test_larger_psi_gives_sharper_kernel(result):
+    widths = exp.summary(result)["sharpness_half_width"]
+    psis = sorted(widths)
+    assert psis == [8, 64, 1024]
+    assert widths[8] > widths[64] > widths[1024]
+
+
+def test_moving_the_reference_moves_the_peak():
+    z = exp.kernel_surface("ik_anne", n=500, psi=16, t=100, gamma=1, ref=(0.5, -0.5), grid=21, seed=0)
+    iy, ix = np.unravel_index(np.argmax(z), z.shape)
+    axis = exp.grid_axis(21)
+    assert (axis[ix], axis[iy]) == (0.5, -0.5)
+
+
+def test_figures_have_contours_cells_and_reference(result):
+    figs = plots.figures(result)
+    assert len(figs) == len(exp.KERNELS) + 1
+    voronoi = plots.contour_figure(result, "ik_anne", show_cells=True, clickable=True)
+    names = [tr.name for tr in voronoi.data]
+    assert {"cells", "sampled points", "click target", "reference"} <= set(names)
+    boxes = plots.contour_figure(result, "ik_iforest")
+    cells = next(tr for tr in boxes.data if tr.name == "cells")
+    assert sum(v is None for v in cells.x) == len(result.partitions["ik_iforest"].boxes)
+
+
+def test_reproduce_writes_json_and_standalone_html(tmp_path):
+    paths = reproduce.reproduce("kernel-shapes", tmp_path, quick=True)
+    payload = json.loads(paths["json"].read_text())
+    assert payload["experiment"] == "kernel-shapes" and payload["quick"] is True
+    assert set(payload["surfaces"]) == set(exp.KERNELS)
+    assert payload["summary"]["rmse_vs_laplacian_psi"]["ik_iforest"] < 0.2
+    html = paths["html"].read_text()
+    assert html.count("plotly.js") >= 1 and "kernel-shapes" in html
+
+
+def test_cli_list_and_errors(capsys, tmp_path):
+    assert cli.main(["reproduce", "--list"]) == 0
+    assert "kernel-shapes" in capsys.readouterr().out
+    assert cli.main(["reproduce", "no-such-thing", "--out", str(tmp_path)]) == 2
+    assert "unknown experiment" in capsys.readouterr().err
+    assert cli.main([]) == 0
+    assert "reproduce" in capsys.readouterr().out
