@@ -74,3 +74,18 @@ def test_cli_list_and_errors(capsys, tmp_path):
     assert "unknown experiment" in capsys.readouterr().err
     assert cli.main([]) == 0
     assert "reproduce" in capsys.readouterr().out
+
+
+def test_console_script_reproduces_on_an_install(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).parent / "ikviz"  # the script installed beside this interpreter
+    if not exe.exists():
+        pytest.skip("the ikviz console script is not installed beside this Python")
+    out = subprocess.run([str(exe), "reproduce", "kernel-shapes", "--quick", "--out", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "kernel-shapes.json").stat().st_size > 1000
+    assert (tmp_path / "kernel-shapes.html").stat().st_size > 1000

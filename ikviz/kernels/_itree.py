@@ -11,6 +11,8 @@ result depends only on the seed, not on thread scheduling.
 import numpy as np
 from numba import njit, prange
 
+from ._tiles import n_tiles, tile
+
 
 @njit(cache=True, nogil=True)
 def _build_one(S, U, max_depth, feature, threshold, left, leaf):
@@ -126,12 +128,8 @@ def route(X, feature, threshold, left, leaf, stride, block, out):
     """
     n = X.shape[0]
     t = feature.shape[0]
-    n_blocks = (n + block - 1) // block
-    for task in prange(n_blocks * t):
-        b = task // t
-        k = task - b * t
-        start = b * block
-        stop = min(n, start + block)
+    for task in prange(n_tiles(n, t, block)):
+        k, start, stop = tile(task, n, t, block)
         f = feature[k]
         th = threshold[k]
         lf = left[k]

@@ -3,6 +3,8 @@
 import numpy as np
 from numba import njit, prange
 
+from ._tiles import n_tiles, tile
+
 
 @njit(parallel=True, cache=True, nogil=True)
 def nearest_centres(X, centres_t, sq_norms, stride, block, out):
@@ -18,12 +20,8 @@ def nearest_centres(X, centres_t, sq_norms, stride, block, out):
     n = X.shape[0]
     t = centres_t.shape[0]
     psi = centres_t.shape[2]
-    n_blocks = (n + block - 1) // block
-    for task in prange(n_blocks * t):
-        b = task // t
-        k = task - b * t
-        start = b * block
-        stop = min(n, start + block)
+    for task in prange(n_tiles(n, t, block)):
+        k, start, stop = tile(task, n, t, block)
         dots = np.dot(X[start:stop], centres_t[k])
         norms = sq_norms[k]
         offset = k * stride
