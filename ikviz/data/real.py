@@ -1,0 +1,135 @@
+"""Bundled real datasets, loadable by name.
+
+The files live in the repository's ``datasets/`` folder (gzip-compressed
+copies of the files described in ``datasets/SOURCES.md``); set the
+``IKVIZ_DATASETS`` environment variable to use another folder. scikit-learn's
+own bundled sets (iris, wine, breast cancer, digits) need no files.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What a bundled dataset is and where it comes from."""
+
+    name: str
+    file: str | None          # file in datasets/, or None for scikit-learn's bundled sets
+    title: str
+    n: int
+    d: int
+    n_classes: int
+    licence: str
+    used_in: str = "–"
+    n_features: int | None = None  # LIBSVM files: the feature count to pass to the loader
+
+
+_UCI = "CC BY 4.0 (UCI)"
+_INFOS = [
+    DatasetInfo("australian", "australian.csv.gz", "Statlog Australian credit", 690, 14, 2, _UCI, "ting2018"),
+    DatasetInfo("breast-cancer-ljubljana", "breast_cancer_ljubljana.csv.gz", "Breast cancer (Ljubljana)",
+                277, 9, 2, _UCI, "ting2018"),
+    DatasetInfo("breast-cancer-wisconsin", "breast_cancer_wisconsin.csv.gz", "Breast cancer Wisconsin (original)",
+                683, 9, 2, _UCI, "ting2018"),
+    DatasetInfo("german", "german.csv.gz", "Statlog German credit (numeric)", 1000, 24, 2, _UCI, "ting2018, lu2016"),
+    DatasetInfo("heart", "heart.csv.gz", "Statlog heart", 270, 13, 2, _UCI, "ting2018"),
+    DatasetInfo("ilpd", "ilpd.csv.gz", "Indian liver patients", 579, 10, 2, _UCI, "ting2018"),
+    DatasetInfo("ionosphere", "ionosphere.csv.gz", "Ionosphere radar returns", 351, 34, 2, _UCI, "ting2018"),
+    DatasetInfo("letter", "letter.csv.gz", "Letter recognition", 20000, 16, 26, _UCI, "lu2016"),
+    DatasetInfo("mammography", "mammography.csv.gz", "Mammography microcalcifications", 11183, 6, 2,
+                "no licence stated in the source"),
+    DatasetInfo("messidor", "messidor.csv.gz", "Diabetic retinopathy (Messidor features)", 1151, 19, 2, _UCI,
+                "ting2018"),
+    DatasetInfo("phishing", "phishing.csv.gz", "Phishing websites", 11055, 30, 2, _UCI, "ting2018"),
+    DatasetInfo("phoneme", "phoneme.csv.gz", "Phoneme (ELENA)", 5404, 5, 2, "no licence stated in the source"),
+    DatasetInfo("qsar-biodeg", "qsar_biodeg.csv.gz", "QSAR biodegradation", 1055, 41, 2, _UCI, "ting2018"),
+    DatasetInfo("segment", "segment.csv.gz", "Image segmentation", 2310, 19, 7, _UCI),
+    DatasetInfo("sonar", "sonar.csv.gz", "Sonar, mines vs rocks", 208, 60, 2, _UCI),
+    DatasetInfo("spambase", "spambase.csv.gz", "Spambase", 4601, 57, 2, _UCI, "ting2018, lu2016, wang2017"),
+    DatasetInfo("vote", "vote.csv.gz", "Congressional voting records", 435, 16, 2, _UCI, "ting2018"),
+    DatasetInfo("vowel", "vowel.csv.gz", "Vowel recognition (Deterding)", 990, 10, 11, _UCI, "ting2018"),
+    DatasetInfo("wheat-seeds", "wheat_seeds.csv.gz", "Wheat seeds", 210, 7, 3, _UCI),
+    DatasetInfo("wilt", "wilt.csv.gz", "Wilt (diseased trees)", 4839, 5, 2, _UCI, "ting2018"),
+    DatasetInfo("a9a", "a9a.svm.gz", "Adult a9a (LIBSVM), training part", 32561, 123, 2,
+                "UCI Adult CC BY 4.0; LIBSVM states no licence", "ting2018, ting2021, lu2016", 123),
+    DatasetInfo("a9a-test", "a9a.t.svm.gz", "Adult a9a (LIBSVM), test part", 16281, 123, 2,
+                "UCI Adult CC BY 4.0; LIBSVM states no licence", "ting2021, lu2016", 123),
+    DatasetInfo("ijcnn1-10k", "ijcnn1_10k.svm.gz", "IJCNN 2001 (10,000-row subset)", 10000, 22, 2,
+                "no licence stated by LIBSVM", "ting2018, ting2021, lu2016, wang2017", 22),
+    DatasetInfo("iris", None, "Iris (scikit-learn)", 150, 4, 3, "public domain (UCI, via scikit-learn)"),
+    DatasetInfo("wine", None, "Wine (scikit-learn)", 178, 13, 3, _UCI + ", via scikit-learn"),
+    DatasetInfo("breast-cancer", None, "Breast cancer Wisconsin diagnostic (scikit-learn)", 569, 30, 2,
+                _UCI + ", via scikit-learn"),
+    DatasetInfo("digits", None, "Handwritten digits 8x8 (scikit-learn)", 1797, 64, 10,
+                _UCI + ", via scikit-learn"),
+]
+DATASETS: dict[str, DatasetInfo] = {info.name: info for info in _INFOS}
+
+
+def dataset_names() -> list[str]:
+    """Names accepted by :func:`load_dataset`, smallest first."""
+    return sorted(DATASETS, key=lambda name: (DATASETS[name].n * DATASETS[name].d, name))
+
+
+def dataset_info(name: str) -> DatasetInfo:
+    """Metadata of a bundled dataset; ``ValueError`` listing the names if unknown."""
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; choose one of: {', '.join(dataset_names())}.")
+    return DATASETS[name]
+
+
+def datasets_dir() -> Path:
+    """The folder holding the bundled files."""
+    env = os.environ.get("IKVIZ_DATASETS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "datasets"
+
+
+def _encode(labels: np.ndarray) -> np.ndarray:
+    """Class labels as integers 0..k-1 (numeric labels in numeric order, others alphabetically)."""
+    try:
+        keys = labels.astype(float)
+    except ValueError:
+        keys = labels
+    _, codes = np.unique(keys, return_inverse=True)
+    return codes.astype(np.int64)
+
+
+@lru_cache(maxsize=8)
+def _load(name: str) -> tuple[np.ndarray, np.ndarray]:
+    info = dataset_info(name)
+    if info.file is None:
+        from sklearn import datasets as skd
+
+        loader = {"iris": skd.load_iris, "wine": skd.load_wine, "breast-cancer": skd.load_breast_cancer,
+                  "digits": skd.load_digits}[name]
+        X, y = loader(return_X_y=True)
+        return np.asarray(X, dtype=float), _encode(np.asarray(y))
+    path = datasets_dir() / info.file
+    if not path.exists():
+        raise ValueError(f"dataset file {path} is missing; set IKVIZ_DATASETS to the folder holding it.")
+    if info.n_features is not None:
+        from sklearn.datasets import load_svmlight_file
+
+        X, y = load_svmlight_file(str(path), n_features=info.n_features)
+        return X.toarray(), _encode(np.asarray(y))
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        table = np.loadtxt(fh, delimiter=",", dtype=str, skiprows=1, comments=None)
+    return table[:, :-1].astype(float), _encode(table[:, -1])
+
+
+def load_dataset(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Load bundled dataset ``name`` as ``(X, y)``: float features (unscaled) and integer labels.
+
+    The papers min-max scale features; do that explicitly (e.g. with
+    ``sklearn.preprocessing.minmax_scale``) where an experiment needs it.
+    """
+    X, y = _load(name)
+    return X.copy(), y.copy()
