@@ -9,11 +9,19 @@ st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/
 pages = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/kernel_shapes.py", title="Kernel shapes", icon=":material/blur_on:", url_path="kernel-shapes"),
+    st.Page("pages/density.py", title="Density adaptivity", icon=":material/scatter_plot:", url_path="density"),
+    st.Page("pages/curse_of_dimensionality.py", title="Curse of dimensionality", icon=":material/view_in_ar:",
+            url_path="curse-of-dimensionality"),
+    st.Page("pages/clustering.py", title="Clustering lab", icon=":material/bubble_chart:", url_path="clustering"),
+    st.Page("pages/classification.py", title="Classification lab", icon=":material/call_split:",
+            url_path="classification"),
+    st.Page("pages/tsne.py", title="t-SNE", icon=":material/grain:", url_path="tsne"),
+    st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
 ]
 page = st.navigation(pages)
 
 with st.sidebar:
-    ui.control(st.toggle, "Presentation mode", ui.PRESENT_KEY, False, always=True,
+    ui.control(st.toggle, "Presentation mode", ui.PRESENT_KEY, False, always=True, scoped=False,
                help="Hide the controls and explanations, for projecting in a lecture. "
                     "The setting is part of the link, so a shared link opens the same way.")
 

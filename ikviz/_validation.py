@@ -17,6 +17,9 @@ def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
     Accepts NumPy arrays, nested lists and data frames. Rejects non-numeric
     columns, empty or 1-D input, and NaN or infinite values (saying how many rows).
     """
+    if hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse"):
+        raise ValueError(f"{name} is a sparse matrix; sparse input is not supported. Pass a dense array "
+                         f"({name}.toarray()).")
     if X is None:
         raise ValueError(f"{name} is None; pass a 2-D array of shape (n_samples, n_features).")
     dtypes = getattr(X, "dtypes", None)
@@ -36,20 +39,25 @@ def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
     if arr.dtype.kind in "OUSV":
         try:
             arr = arr.astype(dtype)
-        except (TypeError, ValueError):
+        except TypeError:
+            raise TypeError(f"{name} holds objects that are not numbers (e.g. dicts or lists): the argument must be "
+                            "a string or a number.") from None
+        except ValueError:
             raise ValueError(
                 f"{name} contains non-numeric values (dtype {arr.dtype}). "
                 "Convert every column to numbers first."
             ) from None
     if arr.dtype.kind == "c":
-        raise ValueError(f"{name} is complex-valued; the kernels need real numbers.")
+        raise ValueError(f"Complex data not supported: {name} is complex-valued; the kernels need real numbers.")
     if arr.ndim != 2:
-        hint = " Use X.reshape(-1, 1) for a single feature." if arr.ndim == 1 else ""
+        hint = " Reshape your data: X.reshape(-1, 1) for a single feature." if arr.ndim == 1 else ""
         raise ValueError(
             f"{name} must be 2-D (n_samples, n_features); got an array of shape {arr.shape}.{hint}"
         )
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"{name} is empty (shape {arr.shape}); it needs at least one row and one column.")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: 0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty: 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
     arr = np.ascontiguousarray(arr, dtype=dtype)
     finite = np.isfinite(arr)
     if not finite.all():

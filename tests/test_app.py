@@ -74,3 +74,10 @@ def test_psi_above_n_is_explained_not_an_error():
 def test_extreme_settings_render(t):
     at = open_page("pages/kernel_shapes.py", t=t, part="1999", seed="9999")
     assert not at.error and len(charts(at)) == 6
+
+
+def test_pages_keep_separate_values_for_the_same_parameter():
+    at = open_page("pages/kernel_shapes.py", psi="1024")
+    at.switch_page("pages/density.py").run()
+    assert not at.exception
+    assert at.select_slider(key="_w_psi").value == 32  # the density page's own default, not 1024

@@ -174,6 +174,8 @@ def test_bad_data_messages(blobs):
         ik.fit(np.arange(5.0))
     with pytest.raises(ValueError, match="empty"):
         ik.fit(np.empty((0, 3)))
+    with pytest.raises(ValueError, match="sparse input is not supported"):
+        ik.fit(__import__("scipy.sparse").sparse.csr_matrix(blobs))
     with pytest.raises(ValueError, match="at least 2 rows"):
         ik.fit(np.ones((1, 3)))
 
@@ -190,7 +192,7 @@ def test_feature_count_mismatch_and_unfitted(blobs):
     with pytest.raises(NotFittedError):
         IsolationKernel().transform(blobs)
     ik = IsolationKernel(psi=4, t=5).fit(blobs)
-    with pytest.raises(ValueError, match="has 2 features, but IsolationKernel was fitted with 3"):
+    with pytest.raises(ValueError, match="has 2 features, but IsolationKernel is expecting 3 features"):
         ik.transform(blobs[:, :2])
 
 
@@ -224,3 +226,11 @@ def test_numba_compilation_is_cached_across_processes(tmp_path):
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     misses, hits = map(int, out.stdout.split())
     assert misses == 0 and hits >= 3
+
+
+def test_passes_every_scikit_learn_estimator_check():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    results = check_estimator(IsolationKernel(psi=4, t=10, random_state=0), on_fail=None)
+    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
+    assert not failed

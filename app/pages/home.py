@@ -35,10 +35,12 @@ st.markdown(
 | page | what it shows | source |
 |---|---|---|
 | **Kernel shapes** | IK (Voronoi and iForest), Laplacian and RBF contours around a point you choose on uniform 2-D data; the cells of one partitioning; how ψ sharpens the kernel | Ting et al. 2018, Fig. 1, Fig. 3 |
-| Density adaptivity *(coming)* | four regions of different density: IK's contours bend with the data, Laplacian's do not | Ting et al. 2018, Fig. 2, Fig. 4 |
-| Curse of dimensionality *(coming)* | nearest-neighbour instability and hubness as dimensions grow | Ting et al. 2021 |
-| t-SNE *(coming)* | t-SNE with IK affinities on the w-Gaussians | Ting et al. 2021 |
-| Classification, online learning, clustering *(coming)* | SVM, FOGD/NOGD, RandLocal and clustering with IK | Ting 2018/2021, Lu 2016, Wang 2017 |
+| **Density adaptivity** | four quadrants of different density: equal-distance pairs are more IK-similar where data are sparse, Laplacian and RBF cannot tell; the effect over ψ; similarity against density; contours on a t-SNE view of real data; IK ≈ Laplacian on uniform data | Ting et al. 2018, Fig. 2, Fig. 3, Fig. 4 |
+| **Curse of dimensionality** | nearest-neighbour instability (N_eps, variance) of GK, IK, ℓ_p, SNN and adaptive GK as d grows to 10,000; hubness on uniform data; brute force vs ball-tree indexing and precision@5 | Ting et al. 2021, Fig. 1, Tables 1–2, App. D–E |
+| **t-SNE** | t-SNE with Gaussian vs IK affinities side by side on the w-Gaussians (w = 1 … 5,000, equal or unequal variance) or real data; separation scores; watch the optimisation; the paper's perplexity/ψ search range | Ting et al. 2021, §4.2.4, Tables 5–6 |
+| **Classification lab** | SVM with RBF, L_ψ and IK kernels, linear SVM on IK features; online FOGD, NOGD, IK+OGD, RandLocal+OGD | Ting 2018/2021, Lu 2016, Wang 2017 |
+| **Clustering lab** | spectral clustering (IK, Gaussian, adaptive Gaussian), density peaks (distance, 1 − IK, 1 − AG) with its decision graph, and k-means on raw, IK and RandLocal features; AMI/NMI per method at one setting or best over the parameter grid; w-Gaussians, density-ratio and real data | Ting et al. 2021, §4.2.2, Fig. 2, Table 3; Wang et al. 2017, §4.4 |
+| **Your data** | upload a CSV or LIBSVM file (or pick one of 27 bundled datasets): a summary, then IK vs Gaussian on nearest-neighbour instability and hubness, SVM, t-SNE and spectral clustering, each on demand | — |
 
 Every page keeps its settings in the link: copy the address bar to share exactly what you see.
 Switch on **Presentation mode** in the sidebar to hide the controls for projection.

@@ -96,7 +96,7 @@ with ui.guarded("the kernel contours"):
             st.caption("Breiman's analysis behind IK ≈ L_ψ assumes d ≥ 5; in 2-D the match is rough, "
                        "and closest for the height-limited iForest.")
 
-    st.plotly_chart(plots.sharpness_figure(result), key="chart_sharpness")
+    st.plotly_chart(plots.sharpness_figure(result.sharpness), key="chart_sharpness")
     if not ui.presenting():
         widths = summary["sharpness_half_width"]
         text = ", ".join(f"ψ = {k}: {v:.2f}" for k, v in widths.items() if v is not None)

@@ -13,23 +13,16 @@ app) can cache each one and recompute only what a change touches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from ..data import uniform
-from ..kernels import IsolationKernel, Partition, laplacian_psi, rbf
+from ..kernels import Partition
+from . import surfaces
+from .surfaces import IK_KERNELS, KERNELS, grid_axis
 
-#: kernel key -> (label, IsolationKernel keyword arguments or None)
-KERNELS: dict[str, tuple[str, dict | None]] = {
-    "ik_anne": ("IK · Voronoi (aNNE)", {"method": "anne"}),
-    "ik_iforest": ("IK · iForest, height ≤ ⌈log₂ψ⌉", {"method": "iforest", "max_depth": "auto"}),
-    "ik_iforest_full": ("IK · iForest, fully grown", {"method": "iforest", "max_depth": None}),
-    "laplacian_psi": ("Laplacian L_ψ", None),
-    "rbf": ("RBF (Gaussian)", None),
-}
-IK_KERNELS = tuple(k for k, (_, kw) in KERNELS.items() if kw is not None)
-LOW, HIGH = -1.0, 1.0  # the data square
+__all__ = ["Params", "Result", "KERNELS", "IK_KERNELS", "grid_axis", "kernel_surface", "partition_cells",
+           "sharpness", "sharpness_psis", "run", "summary"]
 
 
 @dataclass(frozen=True)
@@ -61,57 +54,16 @@ class Result:
     sharpness: list[dict] = field(default_factory=list)  # one profile per psi, see sharpness()
 
 
-def grid_axis(grid: int) -> np.ndarray:
-    """Coordinates of the contour grid along each axis."""
-    if grid < 2:
-        raise ValueError(f"grid must be at least 2; got {grid}.")
-    return np.linspace(LOW, HIGH, grid)
-
-
-def _grid_points(grid: int) -> np.ndarray:
-    gx, gy = np.meshgrid(grid_axis(grid), grid_axis(grid))
-    return np.column_stack([gx.ravel(), gy.ravel()])
-
-
-def _check_kernel(kernel: str) -> None:
-    if kernel not in KERNELS:
-        raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
-
-
-@lru_cache(maxsize=16)
-def fitted_kernel(kernel: str, n: int, psi: int, t: int, seed: int) -> IsolationKernel:
-    """The IK variant ``kernel`` fitted on ``uniform(n, seed)`` (memoised: it is reused for every view)."""
-    _check_kernel(kernel)
-    kwargs = KERNELS[kernel][1]
-    if kwargs is None:
-        raise ValueError(f"{kernel!r} is not an Isolation Kernel variant.")
-    return IsolationKernel(psi=psi, t=t, random_state=seed, **kwargs).fit(uniform(n, 2, seed=seed))
-
-
-@lru_cache(maxsize=16)
-def _grid_cells(kernel: str, n: int, psi: int, t: int, seed: int, grid: int) -> np.ndarray:
-    return fitted_kernel(kernel, n, psi, t, seed).cells(_grid_points(grid))
-
-
 def kernel_surface(kernel: str, *, n: int, psi: int, t: int, gamma: float, ref: tuple[float, float],
                    grid: int, seed: int) -> np.ndarray:
-    """Similarity of every grid point to ``ref`` under ``kernel``: a (grid, grid) array, rows along y."""
-    _check_kernel(kernel)
-    ref_pt = np.asarray([ref], dtype=float)
-    if kernel == "laplacian_psi":
-        values = laplacian_psi(_grid_points(grid), ref_pt, psi=psi)[:, 0]
-    elif kernel == "rbf":
-        values = rbf(_grid_points(grid), ref_pt, gamma=gamma)[:, 0]
-    else:
-        ref_cells = fitted_kernel(kernel, n, psi, t, seed).cells(ref_pt)
-        values = (_grid_cells(kernel, n, psi, t, seed, grid) == ref_cells).mean(axis=1)
-    return values.reshape(grid, grid)
+    """Similarity of every grid point to ``ref`` under ``kernel`` on ``uniform(n, seed)`` data."""
+    return surfaces.surface(kernel, ("uniform", n, seed), psi=psi, t=t, gamma=gamma, ref=ref, grid=grid,
+                            seed=seed)
 
 
 def partition_cells(kernel: str, *, n: int, psi: int, t: int, seed: int, index: int) -> Partition:
-    """Partitioning ``index`` of IK variant ``kernel``, clipped to the data square."""
-    bounds = np.array([[LOW, LOW], [HIGH, HIGH]])
-    return fitted_kernel(kernel, n, psi, t, seed).partition(index, bounds=bounds)
+    """Partitioning ``index`` of IK variant ``kernel`` on ``uniform(n, seed)``, clipped to the square."""
+    return surfaces.partition_cells(kernel, ("uniform", n, seed), psi=psi, t=t, seed=seed, index=index)
 
 
 def sharpness(*, n: int, psi: int, t: int, ref: tuple[float, float], seed: int,
@@ -126,13 +78,13 @@ def sharpness(*, n: int, psi: int, t: int, ref: tuple[float, float], seed: int,
     X = uniform(n, 2, seed=seed)
     psi = min(int(psi), n)
     dist = np.abs(X - np.asarray(ref)).sum(axis=1) / 2
-    corners = np.array([[LOW, LOW], [LOW, HIGH], [HIGH, LOW], [HIGH, HIGH]])
+    corners = np.array([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]])
     farthest = np.abs(corners - np.asarray(ref)).sum(axis=1).max() / 2
     edges = np.linspace(0.0, farthest, bins + 1)
     which = np.clip(np.digitize(dist, edges) - 1, 0, bins - 1)
     centres = (edges[:-1] + edges[1:]) / 2
     counts = np.bincount(which, minlength=bins)
-    ik = fitted_kernel(kernel, n, psi, t, seed)
+    ik = surfaces.fitted_kernel(kernel, ("uniform", n, seed), psi, t, seed)
     sims = (ik.cells(X) == ik.cells(np.asarray([ref], dtype=float))).mean(axis=1)
     sums = np.bincount(which, weights=sims, minlength=bins)
     hist_edges = np.linspace(0.0, 1.0, 21)

@@ -2,8 +2,11 @@
 
 from .classic import adaptive_gaussian, laplacian, laplacian_psi, linear, local_scale, rbf
 from .isolation import IsolationKernel, Partition, similarity_from_cells
+from .neighbourhood import (lp_distance, lp_similarity, neighbour_sets, normalised_linear,
+                            shared_neighbours)
 
 __all__ = [
     "IsolationKernel", "Partition", "similarity_from_cells",
     "rbf", "laplacian", "laplacian_psi", "linear", "adaptive_gaussian", "local_scale",
+    "lp_distance", "lp_similarity", "normalised_linear", "shared_neighbours", "neighbour_sets",
 ]

@@ -13,7 +13,31 @@ KERNEL_COLOURS = {
     "laplacian_psi": "#e7298a",
     "rbf": "#666666",
 }
+#: true clusters in embeddings: the papers' red and blue first, then a 26-colour palette
+CLASS_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+                 "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+                 "#e6550d", "#31a354", "#756bb1", "#636363", "#6baed6", "#fd8d3c", "#74c476", "#9e9ac8",
+                 "#fdae6b", "#a1d99b"]
+ORIGIN_COLOUR = "#000000"
+#: classification lab: SVM kernels keep their kernel family colours; online learners
+SVM_COLOURS = {"rbf": "#666666", "laplacian": "#e7298a", "ik": "#d95f02", "ik-linear": "#1b9e77",
+               "linear": "#1f78b4"}
+ONLINE_COLOURS = {"FOGD": "#666666", "NOGD": "#7570b3", "IK+OGD": "#1b9e77", "RandLocal+OGD": "#a6761d"}
 SEQUENCE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
+#: clustering measures: the IK variants keep their kernel colours; GK matches RBF
+MEASURE_COLOURS = {
+    **KERNEL_COLOURS,
+    "gk": "#666666",
+    "ag": "#e6ab02",
+    "distance": "#1f78b4",
+    "raw": "#1f78b4",
+    "randlocal": "#a6761d",
+}
+#: curse-of-dimensionality measures (IK green and GK grey as elsewhere; "distance" as in clustering)
+DIMENSIONALITY_COLOURS = {
+    "ik": "#1b9e77", "gk": "#666666", "ag": "#e6ab02", "lk": "#66a61e", "lp0.1": "#e7298a",
+    "lp0.5": "#7570b3", "lp2": "#d95f02", "snn": "#a6761d", "distance": "#1f78b4",
+}
 
 
 def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> go.Figure:
@@ -22,7 +46,7 @@ def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> 
         template="plotly_white",
         title=dict(text=title, x=0.02, font=dict(size=15)) if title else None,
         height=height,
-        margin=dict(l=40, r=20, t=50 if title else 20, b=40),
+        margin=dict(l=40, r=20, t=80 if title else 30, b=40),  # room for the title above the legend
         font=dict(size=12),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
     )

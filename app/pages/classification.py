@@ -1,0 +1,262 @@
+"""Classification lab (ting2018 §3-4, ting2021 §4.2.3, lu2016, wang2017): SVMs and online learners."""
+
+import math
+
+import streamlit as st
+
+import ui
+from ikviz.data import dataset_names, density_ratio_layout
+from ikviz.experiments import classification as exp
+from ikviz.experiments import online as onl
+from ikviz.learn import METHODS
+from ikviz.learn.svm import KERNELS, LABELS, TUNED, cv_accuracy
+from ikviz.plots import classification as plots
+
+DATASETS = ["density-ratio", "w-gaussians"] + [n for n in dataset_names()]
+RATIOS = [1, 2, 5, 10, 20]
+W_OPTIONS = [1, 10, 100, 1000, 5000]
+N_TEST = [1000, 5000, 20000, 50000]
+GAMMAS = [2.0 ** m for m in range(-10, 6)]
+PSIS = [2 ** m for m in range(2, 13)]
+SEEDS = [3, 5, 10, 20]
+
+
+def _label(value: float) -> str:
+    return f"2^{int(round(math.log2(value)))}" if value > 0 else str(value)
+
+
+# Each cached piece takes only what it depends on, so a control recomputes only what it affects.
+make_data = st.cache_data(max_entries=20, show_spinner=False)(exp.make_data)
+
+
+@st.cache_data(max_entries=2000, show_spinner=False)
+def cv_score(kernel, value, spec, C, t, ik_method, seed):
+    X, y, _, _ = make_data(spec)
+    return cv_accuracy(kernel, value, X, y, C=C, t=t, ik_method=ik_method, seed=seed)
+
+
+@st.cache_data(max_entries=200, show_spinner=False)
+def fitted(kernel, params_items, p):
+    data = make_data(p.data)
+    ev, model = exp.evaluate(kernel, dict(params_items), p, data)
+    regions = exp.decision_regions(model, data[0]) if data[0].shape[1] == 2 else None
+    return ev, regions
+
+
+@st.cache_data(max_entries=20, show_spinner=False)
+def paired(p, seeds, _progress=None):  # the leading underscore keeps the callback out of the cache key
+    return exp.paired_runs(p, seeds, progress=_progress)
+
+stream = st.cache_data(max_entries=10, show_spinner=False)(onl.make_stream)
+
+
+@st.cache_data(max_entries=100, show_spinner=False)
+def learn(method, p):
+    X, y = stream(p.dataset, p.n, p.seed, p.ratio, p.w)
+    return onl.run_method(method, X, y, p)
+
+
+def svm_tab():
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        dataset = ui.control(st.selectbox, "dataset", "data", "density-ratio", options=DATASETS,
+                             help="density-ratio: ting2018 Table 1 (500 points, two classes). w-Gaussians: "
+                                  "ting2021 Table 4 (two w-dimensional subspace clusters). Others: bundled "
+                                  "real datasets, split 80/20.")
+        ratio = ui.control(st.select_slider, "density ratio (dense : sparse)", "ratio", 10, options=RATIOS,
+                           disabled=dataset != "density-ratio")
+        w = ui.control(st.select_slider, "w (w-Gaussians: 2w dimensions)", "w", 100, options=W_OPTIONS,
+                       disabled=dataset != "w-gaussians")
+    with c2:
+        fresh = ui.control(st.toggle, "large fresh test sample", "fresh", True,
+                           disabled=dataset not in exp.SYNTHETIC,
+                           help="Synthetic data: test on a new sample from the same distribution instead of "
+                                "an 80/20 split. Differences of a point or less need thousands of test points.")
+        n_test = ui.control(st.select_slider, "test points", "n_test", 20000, options=N_TEST,
+                            disabled=dataset not in exp.SYNTHETIC or not fresh)
+        seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
+    with c3:
+        tuning = ui.control(st.radio, "parameters", "tuning", "cv", options=["cv", "fixed"],
+                            format_func=lambda v: {"cv": "5-fold CV", "fixed": "sliders"}[v], horizontal=True)
+        grid = ui.control(st.radio, "CV grid", "grid", "ting2018", options=["ting2018", "ting2021"], horizontal=True,
+                          disabled=tuning != "cv",
+                          help="ting2018 Table 4: γ ∈ 2^-10…2^5. ting2021 App. B: σ = d·μ, μ ∈ 2^-5…2^5, "
+                               "i.e. γ = 1/(2σ²). Both: ψ ∈ 2^2…2^12.")
+        ik_method = ui.control(st.radio, "IK partitioning", "ik_method", "iforest", options=["iforest", "anne"],
+                               horizontal=True, help="ting2018 uses iForest (t = 100, height log2 ψ); "
+                                                     "ting2021 uses aNNE (Voronoi cells).")
+    with c4:
+        gamma = ui.control(st.select_slider, "γ (RBF)", "gamma", 1.0, options=GAMMAS, format_func=_label,
+                           disabled=tuning != "fixed")
+        psi = ui.control(st.select_slider, "ψ (L_ψ and IK)", "psi", 16, options=PSIS, disabled=tuning != "fixed")
+        t = ui.control(st.select_slider, "t (IK partitionings)", "t", 100, options=[50, 100, 200, 400])
+
+    spec = exp.DataSpec(dataset=dataset, ratio=float(ratio), w=int(w), n=500 if dataset == "density-ratio" else 1000,
+                        n_test=int(n_test), fresh_test=bool(fresh), seed=int(seed))
+    p = exp.Params(data=spec, kernels=KERNELS, tuning=tuning, grid=grid, gamma=float(gamma), psi=int(psi), t=int(t),
+                   ik_method=ik_method, seed=int(seed))
+    with ui.guarded("the SVM comparison"):
+        with st.spinner("Generating data…"):
+            data = make_data(spec)
+        grids = {k: exp.candidates(k, p, data[0]) for k in p.kernels}
+        total = sum(len(v) for v in grids.values())
+        bar = st.progress(0.0, text="Cross-validating…") if total else None
+        done, evals, cv, regions = 0, [], {}, {}
+        for k in p.kernels:
+            scores = []
+            for v in grids[k]:
+                scores.append(cv_score(k, v, spec, p.C, p.t, p.ik_method, p.seed))
+                done += 1
+                bar.progress(done / total, text=f"Cross-validating {LABELS[k]}: {done}/{total}")
+            cv[k] = (grids[k], scores)
+        if bar:
+            bar.empty()
+        with st.spinner("Fitting and testing…"):
+            for k in p.kernels:
+                ev, reg = fitted(k, tuple(exp.chosen(k, p, *cv[k]).items()), p)
+                evals.append(ev)
+                if reg is not None:
+                    regions[k] = reg
+        result = exp.Result(p, tuple(evals), cv, regions, data[0], data[1])
+        st.dataframe(_svm_table(result), hide_index=True)
+        if not ui.presenting():
+            st.caption(f"{len(data[0])} training and {len(data[2])} test points. FPR: negatives (sparse class) "
+                       "called positive; FNR: positives called negative (binary data only). Times are wall-clock "
+                       "seconds on this machine, kernel computation included.")
+        if regions:
+            box = density_ratio_layout(float(ratio))["overlap_box"] if dataset == "density-ratio" else None
+            if not ui.presenting():
+                st.caption("Shading: the class each SVM predicts; points: the training data (red: class 0, "
+                           "blue: class 1; for density-ratio data the sparse negative and the dense positive "
+                           "class, the dotted box the overlap strip).")
+            keys = [k for k in p.kernels if k in regions]
+            for row in (keys[:3], keys[3:]):
+                cols = st.columns(3)
+                for col, k in zip(cols, row):
+                    with col:
+                        st.plotly_chart(plots.regions_figure(result, k, box=box), key=f"regions_{k}")
+        if tuning == "cv":
+            st.plotly_chart(plots.cv_figure(result), key="cv_curves")
+        if not ui.presenting():
+            st.markdown(_svm_note(dataset, grid))
+
+    st.subheader("Paired runs over seeds")
+    c1, c2 = st.columns([1, 3])
+    with c1:
+        n_seeds = ui.control(st.select_slider, "seeds", "seeds", 5, options=SEEDS)
+        go = ui.control(st.toggle, "run the paired comparison", "paired", False,
+                        help="Every kernel on the same data per seed; CV per seed. Slow: a few seconds per seed.")
+    if go:
+        with ui.guarded("the paired runs"):
+            bar = st.progress(0.0, text="Paired runs…")
+            seeds = tuple(range(int(seed), int(seed) + n_seeds))
+            res = paired(p, seeds, lambda f: bar.progress(min(f, 1.0), text=f"Paired runs… {f:.0%}"))
+            bar.empty()
+            with c2:
+                st.dataframe([{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
+                              for r in res.summary()], hide_index=True)
+            if "ik" in p.kernels and "rbf" in p.kernels and not math.isnan(res.metrics[("ik", "FPR")][0]):
+                mean, sd, wins = res.paired_difference("ik", "rbf", "FPR")
+                st.markdown(f"**FPR(IK) − FPR(RBF)**, paired over {len(seeds)} seeds: {mean:+.4f} ± {sd:.4f} "
+                            f"(IK lower on {wins} of {len(seeds)} seeds).")
+                st.plotly_chart(plots.paired_figure(res, "FPR"), key="paired_fpr")
+            else:
+                st.plotly_chart(plots.paired_figure(res, "accuracy"), key="paired_acc")
+
+
+def _svm_table(result):
+    rows = []
+    for r in result.table():
+        row = {"kernel": LABELS[r["kernel"]]}
+        name = TUNED[r["kernel"]]
+        row["parameter"] = f"{name} = {_label(r[name]) if name == 'gamma' else r[name]}" if name else "–"
+        for key in ("accuracy", "FPR", "FNR"):
+            row[key] = None if math.isnan(r[key]) else round(r[key], 4)
+        row["train s"], row["test s"] = round(r["train s"], 3), round(r["test s"], 3)
+        rows.append(row)
+    return rows
+
+
+def _svm_note(dataset, grid):
+    if dataset == "density-ratio":
+        return ("**What to look for (ting2018 Table 1).** The dense positive class sits in the unit square; "
+                "the sparse negative class covers a larger square that overlaps it in the dotted strip. IK's cells "
+                "are small where data are dense, so the dense class should spill less into the sparse region and "
+                "the false-positive rate (FPR) should drop for ratios ≥ 10. The paper reports 0.064 vs 0.082 (IK vs "
+                "RBF) at 10:1. The paper does not publish its generator; on this one (`ikviz reproduce "
+                "svm-density-ratio`) the FPR differences between the kernels are a fraction of a point, "
+                "smaller than the seed-to-seed spread, and IK is not consistently lower. Judge it yourself with "
+                "the large test sample and the paired runs below.")
+    if dataset == "w-gaussians":
+        return ("**What to look for (ting2021 Table 4).** Two w-dimensional Gaussian clusters meet only at the "
+                "origin. The linear kernel cannot separate them (≈ 0.5), IK can (≈ 1.0). The paper's Gaussian "
+                "kernel scored 0.62 at w = 5,000 because its grid fixes σ = d·μ with μ ≥ 2^-5, i.e. σ ≥ 312 "
+                "for d = 10,000: far too wide. The ting2018 γ grid reaches the narrow kernels it needs. "
+                f"This run uses the **{grid}** grid; switch grids to see the difference.")
+    return ("Real data are min-max scaled on the training rows and split 80/20 (stratified, by seed). "
+            "FPR and FNR treat the second class as positive.")
+
+
+def online_tab():
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        dataset = ui.control(st.selectbox, "stream", "o_data", "letter", options=DATASETS,
+                             help="The rows in a seeded random order; real data min-max scaled to [0, 1].")
+        n = ui.control(st.select_slider, "stream length", "o_n", 10000, options=[2000, 5000, 10000, 20000, 50000])
+        seed = ui.control(st.number_input, "seed (stream order, maps)", "o_seed", 0, min_value=0, max_value=10_000)
+    with c2:
+        D = ui.control(st.select_slider, "D (Fourier components, FOGD)", "D", 400,
+                       options=[50, 100, 200, 400, 800, 1600])
+        B = ui.control(st.select_slider, "B (budget, NOGD; rank k = 0.2 B)", "B", 100,
+                       options=[25, 50, 100, 200, 400])
+        gamma = ui.control(st.select_slider, "γ (Gaussian kernel)", "o_gamma", 1.0, options=GAMMAS,
+                           format_func=_label)
+    with c3:
+        psi = ui.control(st.select_slider, "ψ (IK)", "o_psi", 64, options=PSIS[:9])
+        t = ui.control(st.select_slider, "t (IK)", "o_t", 100, options=[25, 50, 100, 200, 400])
+        prefix = ui.control(st.select_slider, "prefix for IK / RandLocal", "prefix", 1000,
+                            options=[200, 500, 1000, 2000, 5000],
+                            help="IK samples and RandLocal anchors come from the first rows of the stream "
+                                 "(their features only).")
+    with c4:
+        n_sets = ui.control(st.select_slider, "T (RandLocal anchor sets)", "n_sets", 100,
+                            options=[25, 50, 100, 200, 400])
+        anchors = ui.control(st.select_slider, "max anchors per set (RandLocal)", "anchors", 1024,
+                             options=[64, 128, 256, 512, 1024])
+        eta = ui.control(st.select_slider, "η (step size, all learners)", "eta", 0.2,
+                         options=[0.0002, 0.002, 0.02, 0.2, 2.0],
+                         help="lu2016 picks η from {2, 0.2, …, 0.0002}.")
+    p = onl.Params(dataset=dataset, n=int(n), D=int(D), B=int(B), gamma=float(gamma), psi=int(psi), t=int(t),
+                   n_sets=int(n_sets), max_anchors=int(anchors), eta=float(eta), prefix=int(prefix), seed=int(seed))
+    with ui.guarded("the online learners"):
+        bar = st.progress(0.0, text="Learning…")
+        results = []
+        for i, m in enumerate(METHODS):
+            bar.progress(i / len(METHODS), text=f"{m}…")
+            results.append(learn(m, p))
+        bar.empty()
+        result = onl.Result(p, tuple(results))
+        st.plotly_chart(plots.mistake_curve_figure(result), key="mistakes")
+        st.dataframe([{"method": r["method"], "final mistake rate": round(r["mistake rate"], 4),
+                       "seconds": round(r["seconds"], 3), "examples/s": int(r["examples/s"]),
+                       "features": r["features"]} for r in result.table()], hide_index=True)
+        if not ui.presenting():
+            st.caption("One pass, each example predicted before its label is used (lu2016 §7). Seconds include "
+                       "building the feature map; the first run of a session also loads compiled code. FOGD and "
+                       "NOGD use exp(−γ‖x−y‖²); NOGD runs kernel OGD until B support vectors, then a rank-0.2B "
+                       "Nyström map. IK rows are scaled by 1/√t and RandLocal rows to unit length.")
+
+
+ui.page_header(
+    "Classification lab",
+    "Does the Isolation Kernel help a classifier? **SVM**: SVC with the Gaussian (RBF), Laplacian L_ψ and Isolation "
+    "kernels (precomputed), and a fast linear SVM on IK's sparse feature map, on the density-ratio data of "
+    "Ting et al. (2018), the w-Gaussians of Ting et al. (2021) or bundled real data. **Online**: one pass over a "
+    "stream with online gradient descent on four feature maps: random Fourier features (FOGD), Nyström (NOGD), "
+    "IK and RandLocal.",
+)
+svm, online = st.tabs(["SVM", "Online learning"])
+with svm:
+    svm_tab()
+with online:
+    online_tab()

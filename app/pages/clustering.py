@@ -1,0 +1,202 @@
+"""Clustering lab (ting2021 §4.2.2, Fig. 2, Table 3, Table 7; wang2017 §4.4): spectral clustering,
+density peaks and k-means with IK against Gaussian, adaptive Gaussian, distance and RandLocal."""
+
+import numpy as np
+import streamlit as st
+
+import ui
+from ikviz.clustering import match_labels
+from ikviz.data import dataset_info
+from ikviz.experiments import clustering as exp
+from ikviz.plots import clustering as plots
+
+W_OPTIONS = [1, 2, 5, 10, 50, 100, 500]
+N_PER_CLUSTER_OPTIONS = [10, 50, 100, 250, 500, 1000]
+RATIO_OPTIONS = [1.0, 5.0, 10.0, 20.0]
+N_RATIO_OPTIONS = [100, 250, 500, 1000]
+MAX_POINTS_OPTIONS = [30, 100, 300, 1000, 2000]
+T_OPTIONS = [50, 100, 200, 500]
+TRIAL_OPTIONS = [1, 3, 5, 10]
+MODES = {"fixed": "one setting", "best": "best over the parameter grid"}
+
+# one cache entry per (data, method, parameter) point, so a sweep reuses every point already computed
+evaluate = st.cache_data(max_entries=600, show_spinner=False)(exp.evaluate)
+projection = st.cache_data(max_entries=30, show_spinner=False)(exp.projection)
+load = st.cache_data(max_entries=30, show_spinner=False)(exp.load)
+
+
+def dataset_label(name: str) -> str:
+    """Selectbox label of a dataset."""
+    if name == "w_gaussians":
+        return "w-Gaussians (ting2021 Fig. 2)"
+    if name == "density_ratio":
+        return "Density ratio (two classes, ting2018)"
+    info = dataset_info(name)
+    return f"{info.title} · {info.n}×{info.d}, {info.n_classes} classes"
+
+
+ui.page_header(
+    "Clustering lab",
+    "Cluster the same data with **spectral clustering**, **density peaks** or **k-means**, each on an "
+    "Isolation Kernel measure and on its usual alternatives, and score the result against the true "
+    "classes with **AMI** (adjusted mutual information: 1 = the classes recovered, 0 = no better than "
+    "chance). The default data are ting2021's **w-Gaussians**: two Gaussian clusters, each living in "
+    "its own w-dimensional subspace, which meet only at the origin. With w = 1 they are two lines "
+    "crossing at the origin (Fig. 2): dense there, where a Gaussian kernel cannot tell them apart.",
+)
+
+with st.sidebar:
+    st.header("Clustering lab")
+    names = exp.data_names()
+    dataset = ui.control(st.selectbox, "data", "data", "w_gaussians", options=names, format_func=dataset_label)
+    if dataset == "w_gaussians":
+        w = ui.control(st.select_slider, "w (dimensions of each cluster)", "w", 1, options=W_OPTIONS,
+                       help="The data have 2w dimensions; cluster A uses the first w, cluster B the last w.")
+        n_per_cluster = ui.control(st.select_slider, "points per cluster", "n_per", 500,
+                                   options=N_PER_CLUSTER_OPTIONS)
+        sigma_b = ui.control(st.select_slider, "spread of cluster B (A has 1)", "sigma_b", 1.0,
+                             options=[1.0, 2.0, 3.0],
+                             help="ting2021: with unequal spreads (e.g. 3) adaptive Gaussian also succeeds.")
+    if dataset == "density_ratio":
+        ratio = ui.control(st.select_slider, "density ratio", "ratio", 10.0, options=RATIO_OPTIONS)
+        n_ratio = ui.control(st.select_slider, "points", "n_ratio", 500, options=N_RATIO_OPTIONS)
+    if dataset not in exp.SYNTHETIC:
+        max_points = ui.control(st.select_slider, "at most this many points (random subsample)", "max_points",
+                                1000, options=MAX_POINTS_OPTIONS)
+    algorithm = ui.control(st.radio, "algorithm", "alg", "spectral", options=list(exp.ALGORITHMS),
+                           format_func=exp.ALGORITHMS.get)
+    ik_variant = ui.control(
+        st.selectbox, "IK variant", "ik", exp.DEFAULT_IK, options=list(exp.IK_VARIANTS),
+        format_func=lambda k: exp.IK_VARIANTS[k][0],
+        help="How IK partitions the space. The default, the height-limited iForest, is the only variant "
+             "that reproduces ting2021 Fig. 2 (see the note below the results).")
+    if not ui.presenting():
+        st.caption("Measures to compare")
+    measures = []
+    for m in exp.view_measures(algorithm, ik_variant):
+        family = "ik" if m.startswith("ik_") else m
+        if ui.control(st.checkbox, exp.MEASURES[algorithm][m], f"show_{family}", True):
+            measures.append(m)
+    mode = ui.control(st.radio, "parameters", "mode", "fixed", options=list(MODES), format_func=MODES.get,
+                      help="'best' sweeps each measure's grid from ting2021 Table 7 and keeps the best AMI, "
+                           "as the paper reports; the labels choose the parameter, so it is an upper bound.")
+    if mode == "fixed":
+        psi = ui.control(st.select_slider, "ψ (IK)", "psi", 32, options=list(exp.PSI_GRID))
+        if algorithm == "spectral":
+            mu = ui.control(st.select_slider, "GK: σ = d × μ, μ =", "mu", 1.0, options=list(exp.MU_GRID))
+        if "ag" in exp.MEASURES[algorithm]:
+            ag_fraction = ui.control(st.select_slider, "AG: k = fraction of n", "ag_k", 0.05,
+                                     options=list(exp.AG_FRACTIONS),
+                                     help="The adaptive Gaussian scales each point by its distance to its k-th "
+                                          "nearest neighbour.")
+        if algorithm == "density_peaks":
+            eps_pct = ui.control(st.slider, "ε, % of the largest distance m", "eps", 2, min_value=1,
+                                 max_value=99, help="Density peaks counts the neighbours closer than ε.")
+    k = ui.control(st.number_input, "clusters k (0 = number of classes)", "k", 0, min_value=0, max_value=50)
+    with st.expander("More settings"):
+        t = ui.control(st.select_slider, "t (IK partitionings)", "t", 200, options=T_OPTIONS)
+        trials = ui.control(st.select_slider, "trials (mean AMI over seeds)", "trials", 1, options=TRIAL_OPTIONS,
+                            help="ting2021 averages spectral clustering over 10 trials.")
+        seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
+
+with ui.guarded("the clustering"):
+    p = exp.Params(
+        dataset=dataset, algorithm=algorithm, ik_variant=ik_variant, measures=tuple(measures), mode=mode,
+        k=int(k), t=t, trials=trials, seed=int(seed),
+        **({"w": w, "n_per_cluster": n_per_cluster, "sigma_b": sigma_b} if dataset == "w_gaussians" else {}),
+        **({"ratio": ratio, "n_ratio": n_ratio} if dataset == "density_ratio" else {}),
+        **({"max_points": max_points} if dataset not in exp.SYNTHETIC else {}),
+        **({"psi": psi, "mu": mu if algorithm == "spectral" else 1.0,
+            "ag_fraction": ag_fraction if "ag" in exp.MEASURES[algorithm] else 0.05,
+            "eps_fraction": eps_pct / 100 if algorithm == "density_peaks" else 0.02} if mode == "fixed" else {}),
+    )
+    data = p.data()
+    with st.spinner("Loading the data…"):
+        X, y = load(data)
+        X2 = projection(data)
+    n, d = X.shape
+    n_classes = int(np.unique(y).size)
+    k_used = n_classes if p.k == 0 else p.k
+    if not measures:
+        st.info("Tick at least one measure in the sidebar to compare.")
+        st.stop()
+    if n_classes < 2:
+        st.warning("These data have a single class, so AMI cannot score a clustering. Pick other data.")
+        st.stop()
+    if k_used > n:
+        st.warning(f"k = {k_used} clusters is more than the {n} points; lower k or use more points.")
+        st.stop()
+    if not ui.presenting():
+        view = exp.projection_axes(data, d)[2]
+        st.caption(f"{n} points, {d} features (each scaled to [0, 1]), {n_classes} classes; k = {k_used} "
+                   f"clusters. Plots show {view}, coloured by cluster.")
+
+    common = dict(k=p.k, t=p.t, trials=p.trials, seed=p.seed)
+    sweeps = {}
+    if mode == "best":
+        sizes = {m: len(exp.param_grid(m)[1]) for m in measures}
+        total, done = sum(sizes.values()), 0
+        bar = st.progress(0.0, text="Sweeping the parameter grids…")
+        for m in measures:
+            def tick(i, size, m=m, start=done):
+                bar.progress((start + i) / total, text=f"{exp.MEASURES[algorithm][m]}: {i} of {size}")
+
+            sweeps[m] = exp.sweep(data, algorithm, m, evaluate_fn=evaluate, progress=tick, **common)
+            done += sizes[m]
+        bar.empty()
+        evaluations = {m: s.best for m, s in sweeps.items()}
+    else:
+        evaluations = {}
+        with st.spinner("Clustering (the first run also loads the compiled kernels)…"):
+            for m in measures:
+                evaluations[m] = evaluate(data, algorithm, m, exp.fixed_param(p, m),
+                                          eps_fraction=p.eps_fraction, **common)
+
+    result = exp.Result(p, X2, y, evaluations, sweeps)
+    axis_titles = exp.projection_axes(data, d)[:2]
+    cols = st.columns(1 + len(evaluations))
+    with cols[0]:
+        st.plotly_chart(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
+                                             axis_titles=axis_titles), key="chart_classes")
+    for col, (m, ev) in zip(cols[1:], evaluations.items()):
+        with col:
+            shown = match_labels(y, ev.labels)  # a recovered class keeps its colour
+            st.plotly_chart(plots.scatter_figure(X2, shown, plots.evaluation_title(ev), centres=ev.centres,
+                                                 axis_titles=axis_titles), key=f"chart_{m}")
+            if algorithm == "density_peaks":
+                st.plotly_chart(plots.decision_graph_figure(ev), key=f"chart_dg_{m}")
+                if not np.any(ev.rho):
+                    st.info("No point has a neighbour within ε, so every density is 0 and the centres are "
+                            "arbitrary: raise ε.")
+
+    rows = exp.summary(result)
+    st.dataframe({
+        "measure": [r["measure"] for r in rows],
+        "parameter": [f"{r['param_name']} = {r['param']:g}" if r["param_name"] else "–" for r in rows],
+        **({"ε (% of m)": [f"{100 * r['eps_fraction']:.0f}" for r in rows]} if algorithm == "density_peaks" else {}),
+        "AMI": [r["ami"] for r in rows],
+        "NMI": [r["nmi"] for r in rows],
+    }, hide_index=True, column_config={"AMI": st.column_config.NumberColumn(format="%.3f"),
+                                       "NMI": st.column_config.NumberColumn(format="%.3f")})
+    if sweeps:
+        st.plotly_chart(plots.sweep_figure(sweeps), key="chart_sweep")
+
+    if not ui.presenting():
+        notes = []
+        if algorithm == "density_peaks":
+            notes.append("**Decision graph**: each point's density ρ against δ, its distance to the nearest "
+                         "denser point. Centres (red) stand out with both large ρ and large δ; density peaks "
+                         "takes the k points with the largest ρ·δ and hands every other point down the chain "
+                         "of nearest denser neighbours.")
+        notes.append(
+            "**Which IK?** ting2021 (Fig. 2) reports spectral clustering on w = 1 at AMI 0.91 with IK and "
+            "0.29 with adaptive Gaussian. In our reproduction (`ikviz reproduce clustering-wgaussians`: best "
+            "over Table 7's grid, mean of 3 seeds) only the **height-limited iForest** IK does it (0.92); the "
+            "**Voronoi** IK gets 0.31 and the **fully grown iForest** 0.32, no better than GK (0.23) or AG "
+            "(0.30). That is why it is the default; switch the variant to see the others (we have not "
+            "established why the variants differ this much here). From w = 10 on, every IK variant "
+            "reaches 1.0 while GK and AG stay near 0.25, as in the paper's Table 3.")
+        if mode == "best":
+            notes.append("Best mode picks each measure's parameter by its AMI against the true labels, "
+                         "as ting2021 Table 3 does: an upper bound, not what an unsupervised user could pick.")
+        st.caption("\n\n".join(notes))

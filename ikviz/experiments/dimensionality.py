@@ -1,0 +1,311 @@
+"""The curse of dimensionality: query instability and hubness (Ting et al. 2021, §4.1, Fig. 1,
+Table 1, App. D and App. E).
+
+Instability: on two Gaussian clusters (one dense, one sparse) in d = 10 ...
+10,000 dimensions, two queries (q_i between the clusters, q_c at the sparse
+cluster's centre) are compared with every point under each measure. N_eps
+counts the points almost as near as the nearest one; var(F / E[F]) is the
+spread of the dissimilarities. For IK, N_eps is also followed as the number
+of partitionings t grows, with partitionings built from the data or from
+uniform samples (App. D).
+
+Hubness: the k-occurrence distribution of GK and IK on uniform [0, 1]^d.
+
+Building blocks (:func:`query_similarities`, :func:`ik_same_cell`,
+:func:`k_occurrences`) take only what they depend on, so the app can cache
+each one; N_eps for another eps is then instant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from ..data import QUERIES, cluster_queries, dense_sparse_clusters, uniform
+from ..kernels import IsolationKernel
+from ..measures import (k_nearest_blocks, k_occurrence, n_eps, occurrence_distribution, relative_variance,
+                        skewness)
+from ..measures.similarities import LABELS, check_measure, fit_similarity, option_subset, sub_seed
+
+MEASURES = tuple(LABELS)
+QUERY_LABELS = {"between": "q_i: between the clusters", "sparse_centre": "q_c: sparse cluster centre"}
+IK_SOURCES = {"data": "IK built from the data", "uniform": "IK built from uniform data"}
+D_CHOICES = (10, 30, 100, 300, 1000, 3000, 10000)
+_STREAM = {"data": 1, "ik": 2, "uniform": 3, "ik_uniform": 4, "hub_data": 5}  # seed streams
+Progress = Callable[[float], None] | None
+
+
+@dataclass(frozen=True)
+class InstabilityParams:
+    """Parameters of the instability study; defaults give the full d = 10 ... 10,000 sweep."""
+
+    d_values: tuple[int, ...] = D_CHOICES
+    measures: tuple[str, ...] = MEASURES
+    n_per_cluster: int = 1000
+    sigma_dense: float = 1.0
+    sigma_sparse: float = 2.0
+    offset: float = 4.0           # sparse centre at offset * (1, ..., 1); dense centre at 0
+    eps: float = 0.005
+    psi: int = 16
+    t: int = 200
+    gk_sigma: float | None = None  # GK width; None: scaled with d, gamma = 1 / (d * var(X))
+    k_snn: int = 50
+    k_ag: int = 200               # the paper's AG uses k = 200
+    t_values: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200)
+    t_trials: int = 5
+    t_curve_d: int | None = None  # d of the N_eps-vs-t curves; None: the largest of d_values
+    seed: int = 0
+
+    def data_kwargs(self) -> dict:
+        """The arguments that fix the dataset (with ``d``)."""
+        return dict(n_per_cluster=self.n_per_cluster, sigma_dense=self.sigma_dense,
+                    sigma_sparse=self.sigma_sparse, offset=self.offset, seed=self.seed)
+
+    def measure_options(self, measure: str) -> dict:
+        """The options ``measure`` depends on."""
+        gamma = None if self.gk_sigma is None else 1.0 / (2.0 * float(self.gk_sigma) ** 2)
+        return option_subset(measure, dict(gamma=gamma, psi=self.psi, t=self.t, k_snn=self.k_snn,
+                                           k_ag=self.k_ag))
+
+    def curve_d(self) -> int:
+        """The d at which N_eps is followed as t grows."""
+        return int(self.t_curve_d or max(self.d_values))
+
+
+@dataclass
+class InstabilityResult:
+    """Similarities of both queries to every point, per measure and d, and IK's N_eps-vs-t pools."""
+
+    params: InstabilityParams
+    similarities: dict[str, dict[int, np.ndarray]]   # measure -> d -> (2, n), rows in QUERIES order
+    same_cell: dict[str, np.ndarray] = field(default_factory=dict)  # IK source -> (2, n, pool) bool
+    preview: np.ndarray | None = None                # first two coordinates of the data at the smallest d
+    labels: np.ndarray | None = None
+
+
+def _check_d_values(d_values) -> tuple[int, ...]:
+    ds = tuple(sorted({int(d) for d in d_values}))
+    if not ds or ds[0] < 1:
+        raise ValueError(f"d_values must hold at least one positive dimension; got {d_values!r}.")
+    return ds
+
+
+@lru_cache(maxsize=2)
+def cluster_data(d: int, n_per_cluster: int, sigma_dense: float, sigma_sparse: float, offset: float,
+                 seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Fig. 1 dataset at ``d`` (memoised: all measures at one d share it). Read-only arrays."""
+    X, y = dense_sparse_clusters(d, n_per_cluster, sigma_dense, sigma_sparse, offset,
+                                 seed=sub_seed(seed, _STREAM["data"], d))
+    X.flags.writeable = False
+    return X, y
+
+
+IK_CHUNK = 50  # partitionings per IK building block: the sweep's IK and the t-curve pool share blocks
+
+
+def ik_same_cell_chunk(source: str, d: int, *, psi: int, start: int, size: int = IK_CHUNK,
+                       n_per_cluster: int = 1000, sigma_dense: float = 1.0, sigma_sparse: float = 2.0,
+                       offset: float = 4.0, seed: int = 0) -> np.ndarray:
+    """Whether each query shares a cell with each point in IK partitionings ``start ... start+size-1``.
+
+    Returns a bool array (2, n, size). ``source="data"`` draws the
+    partitionings' points from the data; ``"uniform"`` from as many points
+    uniform in the data's bounding box (App. D). Partitioning ``j`` depends only
+    on (seed, source, d, psi, j's block), so any t is a prefix of a longer pool.
+    """
+    if source not in IK_SOURCES:
+        raise ValueError(f"source must be one of {list(IK_SOURCES)}; got {source!r}.")
+    X, _ = cluster_data(int(d), n_per_cluster, sigma_dense, sigma_sparse, offset, seed)
+    ref = X
+    if source == "uniform":
+        rng = np.random.default_rng(sub_seed(seed, _STREAM["uniform"], d))
+        ref = rng.uniform(X.min(axis=0), X.max(axis=0), size=X.shape)
+    stream = _STREAM["ik_uniform" if source == "uniform" else "ik"]
+    ik = IsolationKernel(psi=min(psi, ref.shape[0]), t=size,
+                         random_state=sub_seed(seed, stream, d, start)).fit(ref)
+    return ik.cells(cluster_queries(int(d), offset))[:, None, :] == ik.cells(X)[None, :, :]
+
+
+def ik_same_cell(source: str, d: int, *, psi: int, pool: int, chunk: Callable = ik_same_cell_chunk,
+                 progress: Progress = None, **data_kwargs) -> np.ndarray:
+    """:func:`ik_same_cell_chunk` for partitionings 0 ... pool-1, as one (2, n, pool) bool array.
+
+    ``chunk`` computes one block (the app passes a cached version).
+    """
+    if isinstance(pool, bool) or not isinstance(pool, (int, np.integer)) or pool < 1:
+        raise ValueError(f"the number of partitionings must be a positive integer; got {pool!r}.")
+    parts = []
+    for start in range(0, pool, IK_CHUNK):
+        parts.append(chunk(source, int(d), psi=psi, start=start, size=min(IK_CHUNK, pool - start), **data_kwargs))
+        if progress is not None:
+            progress(min(pool, start + IK_CHUNK) / pool)
+    return np.concatenate(parts, axis=2)
+
+
+def query_similarities(measure: str, d: int, *, n_per_cluster: int = 1000, sigma_dense: float = 1.0,
+                       sigma_sparse: float = 2.0, offset: float = 4.0, seed: int = 0,
+                       chunk: Callable = ik_same_cell_chunk, **options) -> np.ndarray:
+    """Similarities (2, n) of q_i and q_c to every point of the Fig. 1 data at ``d`` under ``measure``.
+
+    ``options`` are the measure's own (see ``InstabilityParams.measure_options``).
+    IK is the mean of :func:`ik_same_cell` over its t partitionings (``chunk``
+    as there), so it shares its partitionings with the N_eps-vs-t pool.
+    """
+    check_measure(measure)
+    data = dict(n_per_cluster=n_per_cluster, sigma_dense=sigma_dense, sigma_sparse=sigma_sparse,
+                offset=offset, seed=seed)
+    if measure == "ik":
+        return ik_same_cell("data", d, psi=options["psi"], pool=options["t"], chunk=chunk, **data).mean(axis=2)
+    X, _ = cluster_data(int(d), n_per_cluster, sigma_dense, sigma_sparse, offset, seed)
+    sim = fit_similarity(measure, X, seed=sub_seed(seed, _STREAM["ik"], d), **options)
+    return sim(cluster_queries(int(d), offset))
+
+
+def t_curve(same_cell: np.ndarray, t_values, trials: int, eps: float) -> dict:
+    """N_eps of IK with t partitionings, for each t: mean and standard error over ``trials``.
+
+    Trial ``r`` uses partitionings ``r * max(t) ...`` of the pool, so trials are
+    independent and, within a trial, a larger t adds partitionings to a smaller one.
+    Returns ``{"t": [...], "mean": (2, len(t)), "se": (2, len(t))}`` (rows: queries).
+    """
+    t_values = sorted({int(t) for t in t_values})
+    t_max = t_values[-1]
+    if trials < 1 or trials * t_max > same_cell.shape[2]:
+        raise ValueError(f"need trials * max(t) = {trials * t_max} partitionings; the pool has {same_cell.shape[2]}.")
+    counts = np.empty((trials, len(t_values), 2))
+    for r in range(trials):
+        block = same_cell[:, :, r * t_max:(r + 1) * t_max]
+        cum = np.cumsum(block, axis=2, dtype=np.int32)
+        for j, t in enumerate(t_values):
+            counts[r, j] = n_eps(cum[:, :, t - 1] / t, eps)
+    mean = counts.mean(axis=0).T
+    se = (counts.std(axis=0, ddof=1).T / np.sqrt(trials)) if trials > 1 else np.zeros_like(mean)
+    return {"t": t_values, "mean": mean, "se": se}
+
+
+def run_instability(p: InstabilityParams = InstabilityParams(), progress: Progress = None) -> InstabilityResult:
+    """Compute every similarity the instability figures need (``progress`` gets a fraction done)."""
+    ds = _check_d_values(p.d_values)
+    for m in p.measures:
+        check_measure(m)
+    curve_d = p.curve_d()
+    pool = p.t_trials * max(p.t_values)
+    # rough cost weights, so the progress bar moves evenly: work grows with d
+    steps = [(m, d) for d in ds for m in p.measures]
+    total = sum(d for _, d in steps) + 2 * curve_d * pool / p.t
+    done = 0.0
+
+    def tick(amount):
+        nonlocal done
+        done += amount
+        if progress is not None:
+            progress(min(1.0, done / total))
+
+    sims: dict[str, dict[int, np.ndarray]] = {m: {} for m in p.measures}
+    for m, d in steps:
+        sims[m][d] = query_similarities(m, d, **p.data_kwargs(), **p.measure_options(m))
+        tick(d)
+    same = {}
+    for source in IK_SOURCES:
+        base = done
+        same[source] = ik_same_cell(source, curve_d, psi=p.psi, pool=pool, **p.data_kwargs(),
+                                    progress=lambda f, b=base: tick(b + f * curve_d * pool / p.t - done))
+    X, y = cluster_data(ds[0], **p.data_kwargs())
+    return InstabilityResult(p, sims, same, X[:, :2].copy(), y)
+
+
+def instability_summary(result: InstabilityResult, eps: float | None = None) -> dict:
+    """The figure's numbers: ``N_eps[measure][query][d]``, ``variance[measure][d]`` (q_c, as in
+    Fig. 1(b)), ``variance_by_query[measure][query][d]`` and the IK N_eps-vs-t curves."""
+    p = result.params
+    eps = p.eps if eps is None else eps
+    neps = {m: {q: {} for q in QUERIES} for m in result.similarities}
+    var_q = {m: {q: {} for q in QUERIES} for m in result.similarities}
+    for m, by_d in result.similarities.items():
+        for d, S in sorted(by_d.items()):
+            counts, variances = n_eps(S, eps), relative_variance(S)
+            for i, q in enumerate(QUERIES):
+                neps[m][q][d] = int(counts[i])
+                var_q[m][q][d] = float(variances[i])
+    curves = {}
+    for source, same in result.same_cell.items():
+        c = t_curve(same, p.t_values, p.t_trials, eps)
+        curves[source] = {q: {"t": c["t"], "mean": c["mean"][i].tolist(), "se": c["se"][i].tolist()}
+                          for i, q in enumerate(QUERIES)}
+    return {"eps": eps, "ik_step": 1.0 / p.t, "N_eps": neps,
+            "variance": {m: v["sparse_centre"] for m, v in var_q.items()},
+            "variance_by_query": var_q, "n_points": 2 * p.n_per_cluster,
+            "N_eps_vs_t": curves, "t_curve_d": p.curve_d()}
+
+
+# ---------------------------------------------------------------- hubness
+@dataclass(frozen=True)
+class HubnessParams:
+    """Parameters of the hubness study (App. E: uniform [0, 1]^d, psi = 32, sigma = 5, k = 5)."""
+
+    d_values: tuple[int, ...] = (3, 20, 100)
+    measures: tuple[str, ...] = ("gk", "ik")
+    n: int = 2000
+    k: int = 5
+    psi: int = 32
+    t: int = 200
+    sigma: float = 5.0            # GK width: gamma = 1 / (2 sigma^2)
+    k_snn: int = 50
+    k_ag: int = 200
+    seed: int = 0
+
+    def measure_options(self, measure: str) -> dict:
+        """The options ``measure`` depends on."""
+        return option_subset(measure, dict(gamma=1.0 / (2.0 * self.sigma ** 2), psi=self.psi, t=self.t,
+                                           k_snn=self.k_snn, k_ag=self.k_ag))
+
+
+@dataclass
+class HubnessResult:
+    """k-occurrences of every point, per measure and d."""
+
+    params: HubnessParams
+    occurrences: dict[str, dict[int, np.ndarray]]   # measure -> d -> (n,) O_k
+
+
+def k_occurrences(measure: str, d: int, *, n: int = 2000, k: int = 5, seed: int = 0,
+                  progress: Progress = None, **options) -> np.ndarray:
+    """O_k of every point of ``n`` uniform points in [0, 1]^d under ``measure`` (ties broken at random, seeded)."""
+    check_measure(measure)
+    X = uniform(n, int(d), low=0.0, high=1.0, seed=sub_seed(seed, _STREAM["hub_data"], d))
+    sim = fit_similarity(measure, X, seed=sub_seed(seed, _STREAM["ik"], d), **options)
+    neighbours = k_nearest_blocks(lambda a, b: sim(rows=slice(a, b)), n, k, seed=sub_seed(seed, 6, d),
+                                  progress=progress)
+    return k_occurrence(neighbours, n)
+
+
+def run_hubness(p: HubnessParams = HubnessParams(), progress: Progress = None) -> HubnessResult:
+    """k-occurrences for every measure and d."""
+    ds = _check_d_values(p.d_values)
+    for m in p.measures:
+        check_measure(m)
+    steps = [(m, d) for d in ds for m in p.measures]
+    occ: dict[str, dict[int, np.ndarray]] = {m: {} for m in p.measures}
+    for i, (m, d) in enumerate(steps):
+        occ[m][d] = k_occurrences(m, d, n=p.n, k=p.k, seed=p.seed, **p.measure_options(m))
+        if progress is not None:
+            progress((i + 1) / len(steps))
+    return HubnessResult(p, occ)
+
+
+def hubness_summary(result: HubnessResult) -> dict:
+    """``skewness[measure][d]``, the O_k distribution, the largest O_k and the share of points with O_k = 0."""
+    skew, dist, largest, orphans = {}, {}, {}, {}
+    for m, by_d in result.occurrences.items():
+        skew[m], dist[m], largest[m], orphans[m] = {}, {}, {}, {}
+        for d, occ in sorted(by_d.items()):
+            skew[m][d] = skewness(occ)
+            values, probs = occurrence_distribution(occ)
+            dist[m][d] = {"O_k": values.tolist(), "p": probs.tolist()}
+            largest[m][d] = int(occ.max())
+            orphans[m][d] = float(np.mean(occ == 0))
+    return {"k": result.params.k, "skewness": skew, "distribution": dist, "max_O_k": largest,
+            "share_O_k_zero": orphans}

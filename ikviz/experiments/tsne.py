@@ -1,0 +1,359 @@
+"""t-SNE with Gaussian vs Isolation Kernel affinities on the w-Gaussians (Ting et al. 2021, Tables 5-6).
+
+The w-Gaussians are two w-dimensional Gaussian clusters in 2w dimensions that
+share only the origin. Ting et al. report that t-SNE with the Gaussian kernel
+(GK) keeps them apart for w = 2 but merges them for w = 5,000, while t-SNE with
+the Isolation Kernel (IK) separates them at every w; and that with unequal
+variances (Table 6) GK attaches the origin to one cluster only.
+
+Both embeddings here run the same openTSNE optimisation from the same (PCA)
+start; only the affinities differ: openTSNE's perplexity-calibrated Gaussian
+affinities or :class:`ikviz.embedding.IsolationKernelAffinities`. The origin is
+embedded as one extra point, so where it lands can be seen. Separation scores
+(5-NN accuracy and silhouette of the true cluster in 2-D, trustworthiness)
+turn the pictures into numbers.
+
+Building blocks take only what they depend on, so the app can cache each:
+:func:`load_data` (the points), :func:`embed` (one kernel's embedding with its
+intermediate frames and scores).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from ..data import w_gaussians
+from ..embedding import IsolationKernelAffinities, separation_scores
+
+#: synthetic dataset key -> (label, sigma of the second cluster)
+SYNTHETIC: dict[str, tuple[str, float]] = {
+    "w-gaussians": ("w-Gaussians, equal variance (Table 5)", 1.0),
+    "w-gaussians-unequal": ("w-Gaussians, red N(0, 1) and blue N(0, 3²) (Table 6)", 3.0),
+}
+KERNELS: dict[str, str] = {"gk": "Gaussian kernel (perplexity)", "ik": "Isolation Kernel (ψ)"}
+#: the w values of the paper's Tables 5 and 6
+PAPER_W = (1, 2, 100, 5000)
+#: Appendix B: the range searched for both perplexity (GK) and psi (IK)
+PAPER_SEARCH = (5, 20, 40, 60, 80, 100, 250, 500, 800)
+ORIGIN_LABEL = -1
+PARALLEL_FROM = 5000
+#: scikit-learn's bundled sets, used until ikviz.data offers real-dataset loaders
+_SKLEARN_SETS = ("digits", "iris", "wine", "breast_cancer")
+
+
+@dataclass(frozen=True)
+class Params:
+    """Parameters of the t-SNE comparison; every field has a sensible default."""
+
+    dataset: str = "w-gaussians"   # a key of SYNTHETIC or a name from real_datasets()
+    w: int = 5000                  # dimensions per cluster (synthetic data only)
+    n_per_cluster: int = 500       # synthetic data only
+    perplexity: float = 30.0       # GK (openTSNE's default)
+    psi: int = 100                 # IK
+    t: int = 200                   # IK partitionings (the paper's setting)
+    method: str = "anne"           # IK partitioning
+    exaggeration_iter: int = 250   # openTSNE's defaults: early exaggeration 12, then plain t-SNE
+    n_iter: int = 500
+    frame_every: int = 25          # keep the embedding every this many iterations (for replay)
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Data:
+    """Points to embed: ``labels`` are the true clusters, ``ORIGIN_LABEL`` marks the origin."""
+
+    name: str
+    X: np.ndarray
+    labels: np.ndarray
+    classes: tuple[str, ...]       # display name of label 0, 1, ...
+    origin: int | None             # row of the origin point, if the data have one
+
+
+@dataclass
+class Embedding:
+    """One kernel's t-SNE: final coordinates, the frames on the way, and its scores."""
+
+    kernel: str
+    coords: np.ndarray             # (n, 2)
+    frames: np.ndarray             # (n_frames, n, 2) float32, the first is the start
+    iterations: np.ndarray         # (n_frames,) iteration of each frame (0 = start)
+    kl: np.ndarray                 # (n_frames,) KL divergence at each frame (NaN at the start)
+    scores: dict                   # see ikviz.embedding.separation_scores
+    seconds: dict                  # "affinities" and "optimisation"
+    info: dict = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    """Both embeddings of one dataset."""
+
+    params: Params
+    labels: np.ndarray
+    classes: tuple[str, ...]
+    origin: int | None
+    embeddings: dict[str, Embedding]
+
+
+def real_datasets() -> tuple[str, ...]:
+    """Names of the bundled real datasets that can be embedded."""
+    try:
+        from ..data import dataset_names
+    except ImportError:
+        return _SKLEARN_SETS
+    return tuple(dataset_names())
+
+
+def dataset_names() -> tuple[str, ...]:
+    """Every dataset the experiment accepts: the synthetic ones, then the real ones."""
+    return tuple(SYNTHETIC) + real_datasets()
+
+
+def _load_real(name: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    try:
+        from ..data import load_dataset
+    except ImportError:
+        import sklearn.datasets as skd
+        bunch = getattr(skd, f"load_{name}")()
+        return bunch.data, bunch.target, tuple(str(c) for c in bunch.target_names)
+    X, y = load_dataset(name)
+    values, codes = np.unique(np.asarray(y), return_inverse=True)
+    return np.asarray(X, dtype=float), codes, tuple(str(v) for v in values)
+
+
+@lru_cache(maxsize=2)  # the two kernels of one view share the points
+def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0) -> Data:
+    """The points to embed.
+
+    Synthetic: ``w_gaussians`` plus the origin as one extra point (label
+    ``ORIGIN_LABEL``). Real: the dataset with each feature scaled to [0, 1]
+    (as Ting et al. do before clustering), so no feature dominates the distances.
+    """
+    if dataset in SYNTHETIC:
+        X, y = w_gaussians(n_per_cluster, w, sigma_b=SYNTHETIC[dataset][1], seed=seed)
+        X = np.vstack([X, np.zeros((1, X.shape[1]))])
+        y = np.append(y, ORIGIN_LABEL)
+        classes = ("red cluster", "blue cluster")
+        return Data(dataset, X, y, classes, len(y) - 1)
+    if dataset not in real_datasets():
+        raise ValueError(f"unknown dataset {dataset!r}; choose one of: {', '.join(dataset_names())}.")
+    X, y, classes = _load_real(dataset)
+    lo, span = X.min(axis=0), np.ptp(X, axis=0)
+    X = (X - lo) / np.where(span > 0, span, 1.0)
+    return Data(dataset, X, np.asarray(y), classes, None)
+
+
+def n_jobs(n: int) -> int:
+    """openTSNE threads for ``n`` points: one below ``PARALLEL_FROM``, all cores above.
+
+    For a few thousand points the Barnes-Hut step is too short to gain from
+    threads, and openTSNE's thread pool slows down badly when the cores are
+    busy with other work.
+    """
+    return 1 if n < PARALLEL_FROM else -1
+
+
+def _data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
+    # real data ignore w and n_per_cluster: one cache entry whatever they are
+    if dataset not in SYNTHETIC:
+        w, n_per_cluster = 2, 500
+    return load_data(dataset, w, n_per_cluster, seed)
+
+
+def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
+               method: str = "anne", seed: int = 0):
+    """openTSNE affinities of ``kernel`` ("gk" or "ik") for ``X``, and a dict describing them.
+
+    Settings too large for ``n`` points are capped, and the dict reports the
+    values used: perplexity at (n - 1) / 3 (openTSNE keeps 3 x perplexity
+    neighbours), psi at n / 2.
+    """
+    from openTSNE.affinity import PerplexityBasedNN
+
+    n = X.shape[0]
+    if kernel == "gk":
+        if not perplexity > 0:
+            raise ValueError(f"perplexity must be positive; got {perplexity}.")
+        # exact neighbours while affordable, so approximate search cannot blur the comparison
+        aff = PerplexityBasedNN(X, perplexity=min(perplexity, (n - 1) / 3), method="exact" if n <= 20_000 else "auto",
+                                n_jobs=n_jobs(n), random_state=seed)
+        return aff, {"perplexity": float(aff.effective_perplexity_), "neighbours": int(aff.knn_index.k)}
+    if kernel == "ik":
+        # with psi near n most cells hold one point and most similarities are 0: cap at n / 2
+        aff = IsolationKernelAffinities(X, psi=min(psi, n // 2), t=t, method=method, random_state=seed)
+        return aff, {"psi": int(aff.kernel_.psi_), "t": t, "neighbours": aff.k_neighbors_,
+                     "isolated": aff.n_isolated_}
+    raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
+
+
+class _Recorder:
+    """openTSNE callback that keeps every frame and forwards it to ``on_frame``."""
+
+    def __init__(self, offset, total, frames, on_frame):
+        self.offset, self.total, self.frames, self.on_frame = offset, total, frames, on_frame
+
+    def __call__(self, iteration, error, embedding):
+        it = self.offset + iteration
+        self.frames.append((it, float(error), np.array(embedding, dtype=np.float32)))
+        if self.on_frame is not None:
+            self.on_frame(it, self.total, self.frames[-1][2])
+        return False  # never stop early
+
+
+def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
+             seed: int = 0, on_frame: Callable | None = None):
+    """Run openTSNE's standard two-phase optimisation on ``aff``; return (coords, frames).
+
+    Same schedule as ``openTSNE.TSNE().fit``: PCA start, ``exaggeration_iter``
+    iterations with early exaggeration 12, then ``n_iter`` plain ones.
+    ``on_frame(iteration, total, coords)`` is called every ``frame_every``
+    iterations (for a live view); frames are (iteration, KL, coords) tuples.
+    """
+    from openTSNE import TSNE
+
+    if frame_every < 1:
+        raise ValueError(f"frame_every must be at least 1; got {frame_every}.")
+    if exaggeration_iter < 0 or n_iter < 1:
+        raise ValueError("exaggeration_iter must be >= 0 and n_iter >= 1.")
+    tsne = TSNE(n_jobs=n_jobs(X.shape[0]), random_state=seed)
+    emb = tsne.prepare_initial(X, aff, initialization="pca")
+    total = exaggeration_iter + n_iter
+    frames = [(0, math.nan, np.array(emb, dtype=np.float32))]
+    if on_frame is not None:
+        on_frame(0, total, frames[0][2])
+    phases = ((exaggeration_iter, tsne.early_exaggeration, tsne.initial_momentum),
+              (n_iter, None, tsne.final_momentum))
+    offset = 0
+    for iters, exaggeration, momentum in phases:
+        if iters == 0:
+            continue
+        emb.optimize(n_iter=iters, exaggeration=exaggeration, momentum=momentum, inplace=True,
+                     callbacks=_Recorder(offset, total, frames, on_frame), callbacks_every_iters=frame_every)
+        offset += iters
+    # openTSNE calls back before an iteration's update, so the last frame can be one step early
+    final = (total, frames[-1][1] if frames[-1][0] == total else math.nan, np.array(emb, dtype=np.float32))
+    if frames[-1][0] == total:
+        frames[-1] = final
+    else:
+        frames.append(final)
+    return np.asarray(emb, dtype=float), frames
+
+
+#: how many 2-D neighbours of the origin are counted per cluster
+ORIGIN_NEIGHBOURS = 10
+
+
+def scores(data: Data, coords: np.ndarray, k: int = 5) -> dict:
+    """Separation scores of an embedding of ``data`` against the true clusters (the origin left out).
+
+    With an origin point, ``origin_neighbours`` counts its ``ORIGIN_NEIGHBOURS``
+    nearest 2-D neighbours per cluster: Table 6's question of whether the
+    origin, shared by both clusters, is drawn next to both or to one only.
+    """
+    keep = data.labels != ORIGIN_LABEL
+    out = separation_scores(coords[keep], data.labels[keep], data.X[keep], k=k)
+    if data.origin is not None:
+        dist = np.linalg.norm(coords[keep] - coords[data.origin], axis=1)
+        nearest = data.labels[keep][np.argsort(dist, kind="stable")[:ORIGIN_NEIGHBOURS]]
+        out["origin_neighbours"] = np.bincount(nearest, minlength=len(data.classes)).tolist()
+    return out
+
+
+def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluster: int = 500,
+          seed: int = 0, perplexity: float = 30.0, psi: int = 100, t: int = 200, method: str = "anne",
+          exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
+          on_frame: Callable | None = None) -> Embedding:
+    """t-SNE of one dataset with one kernel's affinities (``perplexity`` for GK; ``psi, t, method`` for IK).
+
+    ``on_frame(iteration, total, coords)`` sees the optimisation as it runs.
+    """
+    data = _data(dataset, w, n_per_cluster, seed)
+    start = time.perf_counter()
+    aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=seed)
+    mid = time.perf_counter()
+    coords, frames = optimise(aff, data.X, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
+                              frame_every=frame_every, seed=seed, on_frame=on_frame)
+    end = time.perf_counter()
+    return Embedding(
+        kernel, coords,
+        frames=np.stack([f[2] for f in frames]),
+        iterations=np.array([f[0] for f in frames]),
+        kl=np.array([f[1] for f in frames]),
+        scores=scores(data, coords),
+        seconds={"affinities": mid - start, "optimisation": end - mid},
+        info=info,
+    )
+
+
+def kernel_params(p: Params, kernel: str) -> dict:
+    """The keyword arguments of :func:`embed` for ``kernel`` under ``p`` (only those it depends on)."""
+    common = dict(dataset=p.dataset, seed=p.seed, exaggeration_iter=p.exaggeration_iter, n_iter=p.n_iter,
+                  frame_every=p.frame_every)
+    if p.dataset in SYNTHETIC:
+        common.update(w=p.w, n_per_cluster=p.n_per_cluster)
+    if kernel == "gk":
+        return {**common, "perplexity": p.perplexity}
+    return {**common, "psi": p.psi, "t": p.t, "method": p.method}
+
+
+def run(p: Params = Params(), on_frame: Callable | None = None) -> Result:
+    """Embed ``p.dataset`` with Gaussian and with Isolation Kernel affinities."""
+    data = _data(p.dataset, p.w, p.n_per_cluster, p.seed)
+    embeddings = {k: embed(k, on_frame=on_frame, **kernel_params(p, k)) for k in KERNELS}
+    return Result(p, data.labels, data.classes, data.origin, embeddings)
+
+
+def search(p: Params, values=PAPER_SEARCH, embed_fn: Callable = embed,
+           on_step: Callable | None = None) -> dict[str, dict[int, dict]]:
+    """Scores over the paper's search range: perplexity (GK) and psi (IK) each set to every value.
+
+    Returns ``scores[kernel][value]``. ``embed_fn`` lets a caller pass a cached
+    :func:`embed`; ``on_step(done, total, kernel, value)`` reports progress.
+    """
+    out: dict[str, dict[int, dict]] = {k: {} for k in KERNELS}
+    total, done = len(values) * len(KERNELS), 0
+    for value in values:
+        for kernel in KERNELS:
+            setting = {"perplexity": float(value)} if kernel == "gk" else {"psi": int(value)}
+            out[kernel][value] = embed_fn(kernel, **{**kernel_params(p, kernel), **setting}).scores
+            done += 1
+            if on_step is not None:
+                on_step(done, total, kernel, value)
+    return out
+
+
+@dataclass
+class Table:
+    """The paper's tables: one :class:`Result` per (dataset, w), the separation scores, the search range."""
+
+    params: Params
+    results: dict[str, dict[int, Result]]          # dataset -> w -> result
+    separation: dict[str, dict[str, dict[int, dict]]]  # dataset -> kernel -> w -> scores
+    search: dict[str, dict[int, dict]] = field(default_factory=dict)  # kernel -> setting -> scores at search_w
+    search_w: int | None = None
+
+
+#: the (dataset, w values) of Tables 5 and 6
+TABLES = {"w-gaussians": PAPER_W, "w-gaussians-unequal": (1, 2, 100)}
+
+
+def run_tables(p: Params = Params(), tables: dict | None = None, search_w: int | None = 5000,
+               search_values=PAPER_SEARCH) -> Table:
+    """Tables 5 and 6: both embeddings for every w the paper shows, and their separation scores.
+
+    With ``search_w``, also the scores over the paper's search range of
+    perplexity and psi on the equal-variance w-Gaussians with that w.
+    """
+    tables = TABLES if tables is None else tables
+    results, separation = {}, {}
+    for dataset, ws in tables.items():
+        results[dataset] = {w: run(replace(p, dataset=dataset, w=w)) for w in ws}
+        separation[dataset] = {k: {w: r.embeddings[k].scores for w, r in results[dataset].items()}
+                               for k in KERNELS}
+    scan = {} if search_w is None else search(replace(p, dataset="w-gaussians", w=search_w), search_values)
+    return Table(p, results, separation, scan, search_w)

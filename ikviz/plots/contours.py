@@ -1,0 +1,88 @@
+"""Contour plots of a kernel's similarity around a reference point, shared by the 2-D pages."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from scipy.spatial import Voronoi
+
+from ..kernels import Partition
+from .style import SIMILARITY_SCALE, base_layout
+
+
+def cell_lines(part: Partition) -> tuple[list, list]:
+    """Line segments (x, y with None separators) outlining the cells of one partitioning."""
+    xs, ys = [], []
+    if part.boxes is not None:
+        for (x0, y0), (x1, y1) in part.boxes[:, :, :2]:
+            xs += [x0, x1, x1, x0, x0, None]
+            ys += [y0, y0, y1, y1, y0, None]
+        return xs, ys
+    pts = part.centres[:, :2]
+    lo, hi = part.bounds[0, :2], part.bounds[1, :2]
+    span = float(np.max(hi - lo)) or 1.0
+    centre = (lo + hi) / 2
+    # far-away guard points make every ridge between real centres finite
+    guards = centre + 10 * span * np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]])
+    unique = np.unique(pts, axis=0)
+    if len(unique) < 2:
+        return xs, ys
+    vor = Voronoi(np.vstack([unique, guards]))
+    real = len(unique)
+    for (a, b), (va, vb) in zip(vor.ridge_points, vor.ridge_vertices):
+        if a < real and b < real and va >= 0 and vb >= 0:
+            (x0, y0), (x1, y1) = vor.vertices[va], vor.vertices[vb]
+            xs += [x0, x1, None]
+            ys += [y0, y1, None]
+    return xs, ys
+
+
+def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tuple[float, float],
+                       data: np.ndarray | None = None, partition: Partition | None = None,
+                       probes: dict[str, np.ndarray] | None = None, clickable: bool = False,
+                       height: int = 360) -> go.Figure:
+    """Contours of ``z`` (similarity to ``ref`` on the grid ``axis`` x ``axis``).
+
+    Optional layers: the data points, one partitioning's cells, named probe
+    points (drawn as labelled markers), and an invisible grid of points so that
+    a click (a Plotly selection) can report where the user wants the reference.
+    """
+    fig = go.Figure(go.Contour(
+        x=axis, y=axis, z=z, zmin=0, zmax=1, colorscale=SIMILARITY_SCALE,
+        contours=dict(start=0.05, end=0.95, size=0.1), line=dict(width=0.5),
+        colorbar=dict(title="K", thickness=10, len=0.9),
+        hovertemplate="x=%{x:.2f}<br>y=%{y:.2f}<br>K=%{z:.3f}<extra></extra>",
+    ))
+    if data is not None and len(data):
+        fig.add_trace(go.Scattergl(x=data[:, 0], y=data[:, 1], mode="markers", name="data",
+                                   marker=dict(size=2, color="white", opacity=0.5), hoverinfo="skip",
+                                   showlegend=False))
+    if partition is not None:
+        xs, ys = cell_lines(partition)
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="white", width=1),
+                                 hoverinfo="skip", showlegend=False, name="cells"))
+        fig.add_trace(go.Scatter(x=partition.centres[:, 0], y=partition.centres[:, 1], mode="markers",
+                                 marker=dict(size=4, color="white", line=dict(color="black", width=0.5)),
+                                 hoverinfo="skip", showlegend=False, name="sampled points"))
+    if clickable:
+        step = axis[1] - axis[0]
+        coarse = axis[:: max(1, round(0.1 / step))]  # a 0.1 grid keeps the SVG light
+        gx, gy = np.meshgrid(coarse, coarse)
+        fig.add_trace(go.Scatter(x=gx.ravel(), y=gy.ravel(), mode="markers", name="click target",
+                                 marker=dict(size=10, opacity=0), showlegend=False,
+                                 hovertemplate="click to move the reference here<extra></extra>"))
+    for label, pts in (probes or {}).items():
+        pts = np.atleast_2d(pts)
+        fig.add_trace(go.Scatter(x=pts[:, 0], y=pts[:, 1], mode="markers+lines+text", name=label,
+                                 text=[label] * len(pts), textposition="top center",
+                                 textfont=dict(color="white", size=11),
+                                 marker=dict(symbol="circle-open", size=10, color="white", line=dict(width=2)),
+                                 line=dict(color="white", dash="dot"), showlegend=False, hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=[ref[0]], y=[ref[1]], mode="markers", name="reference",
+                             marker=dict(symbol="x", size=11, color="red", line=dict(width=1)),
+                             showlegend=False, hoverinfo="skip"))
+    fig.update_xaxes(range=[axis[0], axis[-1]], constrain="domain")
+    fig.update_yaxes(range=[axis[0], axis[-1]], scaleanchor="x", scaleratio=1)
+    base_layout(fig, title, height=height)
+    fig.update_layout(margin=dict(l=30, r=10, t=40, b=30))
+    return fig

@@ -1,0 +1,230 @@
+"""Figures of the t-SNE experiment (Ting et al. 2021, Tables 5-6): GK vs IK embeddings side by side."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..experiments.tsne import KERNELS, ORIGIN_LABEL, SYNTHETIC, Result, Table
+from .style import CLASS_COLOURS, KERNEL_COLOURS, ORIGIN_COLOUR, base_layout
+
+#: most points drawn per panel of the replay animation (every frame carries them all)
+ANIMATION_POINTS = 3000
+_GL_ABOVE = 1500  # WebGL beyond this many points: SVG gets slow
+
+
+def _colours(labels: np.ndarray) -> np.ndarray:
+    palette = np.asarray(CLASS_COLOURS)
+    return palette[np.asarray(labels) % len(palette)]
+
+
+def _setting(result: Result, kernel: str) -> str:
+    info = result.embeddings[kernel].info
+    if kernel == "gk":
+        return f"perplexity {info['perplexity']:g}"
+    return f"ψ = {info['psi']}, t = {info['t']}, {info['neighbours']} neighbours"
+
+
+def scores_text(scores: dict) -> str:
+    """One line with the separation scores of an embedding."""
+    parts = [f"5-NN acc. {scores['knn_accuracy']:.3f}", f"silhouette {scores['silhouette']:.2f}"]
+    if "trustworthiness" in scores:
+        parts.append(f"trustw. {scores['trustworthiness']:.2f}")
+    return " · ".join(parts)
+
+
+def _traces(coords, labels, classes, origin, *, gl: bool, legend: bool, legendgroup: str = ""):
+    """Points coloured by class (one trace, so animation frames stay small), the origin, legend stubs."""
+    scatter = go.Scattergl if gl else go.Scatter
+    keep = labels != ORIGIN_LABEL
+    pts = scatter(x=coords[keep, 0], y=coords[keep, 1], mode="markers", name="points", showlegend=False,
+                  marker=dict(size=4 if keep.sum() < 3000 else 3, color=_colours(labels[keep]), opacity=0.75),
+                  text=[classes[c] if 0 <= c < len(classes) else str(c) for c in labels[keep]],
+                  hovertemplate="%{text}<extra></extra>")
+    ox, oy = ([coords[origin, 0]], [coords[origin, 1]]) if origin is not None else ([], [])
+    org = go.Scatter(x=ox, y=oy, mode="markers", name="origin", showlegend=legend and origin is not None,
+                     legendgroup="origin", marker=dict(symbol="x", size=14, color=ORIGIN_COLOUR,
+                                                       line=dict(width=2, color="white")),
+                     hovertemplate="the origin (shared by both clusters)<extra></extra>")
+    stubs = []
+    if legend:
+        shown = np.unique(labels[keep])
+        if len(shown) <= len(CLASS_COLOURS):
+            stubs = [go.Scatter(x=[None], y=[None], mode="markers", name=classes[c] if c < len(classes) else str(c),
+                                legendgroup=f"class{c}", marker=dict(size=8, color=CLASS_COLOURS[c]))
+                     for c in shown]
+    return [pts, org], stubs
+
+
+def _range(values: np.ndarray, pad: float = 0.05) -> list[float]:
+    lo, hi = float(np.min(values)), float(np.max(values))
+    span = hi - lo or 1.0
+    return [lo - pad * span, hi + pad * span]
+
+
+def embedding_figure(coords: np.ndarray, labels: np.ndarray, classes, origin: int | None, title: str,
+                     subtitle: str | None = None, height: int = 440, max_points: int | None = None,
+                     seed: int = 0) -> go.Figure:
+    """One 2-D embedding: points coloured by true class, the origin as a black ×.
+
+    ``max_points`` draws a seeded subsample (keeping the origin), e.g. for live frames.
+    """
+    coords = np.asarray(coords)
+    labels = np.asarray(labels)
+    if max_points is not None and len(coords) > max_points:
+        keep = _animation_subset(len(coords), max_points, origin, seed)
+        origin = int(np.flatnonzero(keep == origin)[0]) if origin is not None else None
+        coords, labels = coords[keep], labels[keep]
+    main, stubs = _traces(coords, labels, classes, origin, gl=len(coords) > _GL_ABOVE, legend=True)
+    fig = go.Figure(main + stubs)
+    fig.update_xaxes(showticklabels=False, range=_range(coords[:, 0]), zeroline=False, title=None)
+    fig.update_yaxes(showticklabels=False, range=_range(coords[:, 1]), zeroline=False, scaleanchor="x",
+                     scaleratio=1)
+    text = title if subtitle is None else f"{title}<br><sup>{subtitle}</sup>"
+    base_layout(fig, text, height=height)
+    fig.update_layout(margin=dict(l=10, r=10, t=70, b=10),
+                      legend=dict(orientation="h", yanchor="top", y=-0.02, x=0))
+    return fig
+
+
+def result_figure(result: Result, kernel: str, height: int = 440) -> go.Figure:
+    """The final embedding of ``kernel`` with its setting and scores in the title."""
+    emb = result.embeddings[kernel]
+    return embedding_figure(emb.coords, result.labels, result.classes, result.origin,
+                            f"t-SNE with {KERNELS[kernel]}", f"{_setting(result, kernel)} · {scores_text(emb.scores)}",
+                            height=height)
+
+
+def _animation_subset(n: int, max_points: int, origin: int | None, seed: int) -> np.ndarray:
+    if n <= max_points:
+        return np.arange(n)
+    rng = np.random.default_rng(seed)
+    keep = np.sort(rng.choice(n, size=max_points, replace=False))
+    if origin is not None and origin not in keep:
+        keep = np.sort(np.append(keep, origin))
+    return keep
+
+
+def animation_figure(result: Result, max_points: int = ANIMATION_POINTS, height: int = 520) -> go.Figure:
+    """Both optimisations replayed side by side: a play button and an iteration slider.
+
+    Each frame is the embedding every ``frame_every`` iterations; the axes follow
+    the points (t-SNE spreads out after the early-exaggeration phase). Above
+    ``max_points`` a seeded subsample is drawn, keeping the origin.
+    """
+    kernels = list(result.embeddings)
+    first = result.embeddings[kernels[0]]
+    keep = _animation_subset(len(result.labels), max_points, result.origin, result.params.seed)
+    labels = result.labels[keep]
+    origin = int(np.flatnonzero(keep == result.origin)[0]) if result.origin is not None else None
+    fig = make_subplots(rows=1, cols=len(kernels), subplot_titles=[KERNELS[k] for k in kernels],
+                        horizontal_spacing=0.04)
+    for col, k in enumerate(kernels, start=1):
+        # no legend: the panels above it explain the colours, and it would crowd the title
+        main, stubs = _traces(result.embeddings[k].frames[0][keep], labels, result.classes, origin,
+                              gl=True, legend=False)
+        for tr in main + stubs:
+            fig.add_trace(tr, row=1, col=col)
+    # each frame replaces the points and the origin of every panel, not the legend stubs
+    indices = [i for i, tr in enumerate(fig.data) if tr.name in ("points", "origin")]
+    frames, steps = [], []
+    exag = result.params.exaggeration_iter
+    for f, it in enumerate(first.iterations):
+        data, layout = [], {}
+        for col, k in enumerate(kernels, start=1):
+            xy = result.embeddings[k].frames[f][keep]
+            main, _ = _traces(xy, labels, result.classes, origin, gl=True, legend=False)
+            data += main
+            suffix = "" if col == 1 else str(col)
+            layout[f"xaxis{suffix}"] = dict(range=_range(xy[:, 0]))
+            layout[f"yaxis{suffix}"] = dict(range=_range(xy[:, 1]))
+        name = str(int(it))
+        frames.append(go.Frame(data=data, traces=indices, name=name, layout=layout))
+        steps.append(dict(method="animate", label=name,
+                          args=[[name], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                             transition=dict(duration=0))]))
+    fig.frames = frames
+    fig.update_xaxes(showticklabels=False, zeroline=False)
+    fig.update_yaxes(showticklabels=False, zeroline=False)
+    for col, k in enumerate(kernels, start=1):
+        suffix = "" if col == 1 else str(col)
+        start = result.embeddings[k].frames[0][keep]
+        fig.layout[f"xaxis{suffix}"].range = _range(start[:, 0])
+        fig.layout[f"yaxis{suffix}"].range = _range(start[:, 1])
+    play = dict(label="▶ play", method="animate",
+                args=[None, dict(frame=dict(duration=250, redraw=True), transition=dict(duration=0),
+                                 fromcurrent=True, mode="immediate")])
+    pause = dict(label="❚❚ pause", method="animate",
+                 args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")])
+    base_layout(fig, "Watch the optimisation (iteration slider; early exaggeration until "
+                     f"iteration {exag})", height=height)
+    fig.update_layout(
+        updatemenus=[dict(type="buttons", buttons=[play, pause], direction="left", x=0, y=-0.02,
+                          xanchor="left", yanchor="top", pad=dict(t=30))],
+        sliders=[dict(steps=steps, active=0, x=0.16, len=0.84, y=-0.02, yanchor="top", pad=dict(t=20),
+                      currentvalue=dict(prefix="iteration ", font=dict(size=12)))],
+        margin=dict(l=10, r=10, t=70, b=110),
+        showlegend=False,
+    )
+    fig.update_annotations(font_size=13)
+    return fig
+
+
+def separation_figure(table: Table, height: int = 380) -> go.Figure:
+    """5-NN accuracy and silhouette of the true clusters against w, GK vs IK, one row per dataset."""
+    datasets = list(table.separation)
+    fig = make_subplots(rows=len(datasets), cols=2, shared_xaxes=True, vertical_spacing=0.14,
+                        subplot_titles=[f"{SYNTHETIC[d][0]}: {m}" for d in datasets
+                                        for m in ("5-NN accuracy", "silhouette")])
+    colours = {"gk": KERNEL_COLOURS["rbf"], "ik": KERNEL_COLOURS["ik_anne"]}
+    for row, d in enumerate(datasets, start=1):
+        for col, metric in enumerate(("knn_accuracy", "silhouette"), start=1):
+            for k in KERNELS:
+                by_w = table.separation[d][k]
+                ws = sorted(by_w)
+                fig.add_trace(go.Scatter(x=[str(w) for w in ws], y=[by_w[w][metric] for w in ws],
+                                         mode="lines+markers", name=KERNELS[k], legendgroup=k,
+                                         showlegend=row == 1 and col == 1, line=dict(color=colours[k])),
+                              row=row, col=col)
+    fig.update_xaxes(title_text="w (dimensions per cluster)", type="category", row=len(datasets))
+    fig.update_yaxes(range=[-0.05, 1.05])
+    base_layout(fig, "Separation of the true clusters in 2-D, GK vs IK", height=height * len(datasets))
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def search_figure(search: dict, w: int | None = None, height: int = 360) -> go.Figure:
+    """Scores over the paper's search range: GK against perplexity, IK against psi (same axis values)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("5-NN accuracy", "silhouette"), horizontal_spacing=0.1)
+    colours = {"gk": KERNEL_COLOURS["rbf"], "ik": KERNEL_COLOURS["ik_anne"]}
+    names = {"gk": "GK, x = perplexity", "ik": "IK, x = ψ"}
+    for col, metric in enumerate(("knn_accuracy", "silhouette"), start=1):
+        for k, by_value in search.items():
+            values = sorted(by_value)
+            fig.add_trace(go.Scatter(x=[str(v) for v in values], y=[by_value[v][metric] for v in values],
+                                     mode="lines+markers", name=names[k], legendgroup=k, showlegend=col == 1,
+                                     line=dict(color=colours[k])), row=1, col=col)
+    fig.update_xaxes(title_text="perplexity (GK) or ψ (IK)", type="category")
+    fig.update_yaxes(range=[-0.05, 1.05])
+    where = "" if w is None else f", w = {w}"
+    base_layout(fig, f"The paper's search range (Appendix B){where}", height=height)
+    fig.update_layout(margin=dict(t=90))
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def figures(table: Table) -> list[go.Figure]:
+    """All figures of the tables, for export: the scores, then every embedding."""
+    figs = [separation_figure(table)]
+    if table.search:
+        figs.append(search_figure(table.search, table.search_w))
+    for dataset, by_w in table.results.items():
+        for w, result in by_w.items():
+            for k in result.embeddings:
+                fig = result_figure(result, k, height=420)
+                fig.update_layout(title_text=f"{SYNTHETIC[dataset][0]}, w = {w}<br><sup>"
+                                             f"{KERNELS[k]} · {_setting(result, k)} · "
+                                             f"{scores_text(result.embeddings[k].scores)}</sup>")
+                figs.append(fig)
+    return figs

@@ -1,0 +1,244 @@
+"""Feature maps, online learners, SVM helpers and the classification experiments."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics.pairwise import laplacian_kernel, rbf_kernel
+
+from ikviz import IsolationKernel
+from ikviz.data import density_ratio, density_ratio_layout, w_gaussians
+from ikviz.experiments import classification as exp
+from ikviz.experiments import online as onl
+from ikviz.features import LowRankNystroem, RandLocal, RandomFourierFeatures
+from ikviz.learn import encode_labels, fogd, ik_ogd, nogd, ogd_pass, randlocal_ogd
+from ikviz.learn.svm import KernelGram, cv_accuracy, fit_evaluate, make_svm, param_grid, rates
+
+
+# ----------------------------------------------------------------- density-ratio data
+@pytest.mark.parametrize("ratio", [1.0, 10.0, 20.0])
+def test_density_ratio_has_the_asked_density_ratio_and_overlap(ratio):
+    X, y = density_ratio(20000, ratio, seed=1, overlap=0.04)
+    assert X.shape == (20000, 2) and (y == 1).sum() == (y == 0).sum() == 10000
+    box = density_ratio_layout(ratio, 0.04)
+    pos, neg = X[y == 1], X[y == 0]
+    assert ((pos >= 0) & (pos <= 1)).all()
+    (nx0, ny0), (nx1, ny1) = box["negative"]
+    assert math.isclose((nx1 - nx0) * (ny1 - ny0), ratio)  # area ratio = density ratio
+    in_unit = ((neg >= 0) & (neg <= 1)).all(axis=1)
+    assert abs(in_unit.mean() - 0.04) < 0.01  # the sparse class's share in the overlap
+
+
+def test_density_ratio_is_seeded_and_validates():
+    a, b = density_ratio(seed=3), density_ratio(seed=3)
+    assert np.array_equal(a[0], b[0]) and not np.array_equal(a[0], density_ratio(seed=4)[0])
+    with pytest.raises(ValueError, match="even"):
+        density_ratio(n=501)
+    with pytest.raises(ValueError, match="ratio"):
+        density_ratio(ratio=0.5)
+    with pytest.raises(ValueError, match="overlap"):
+        density_ratio(ratio=20, overlap=0.1)
+
+
+# ----------------------------------------------------------------- RandLocal
+def test_randlocal_one_value_per_set_nearest_other_anchor():
+    X = np.random.default_rng(0).normal(size=(200, 5))
+    rl = RandLocal(n_sets=20, epsilon=1e-4, random_state=0).fit(X, np.zeros(200))
+    F = rl.transform(X)
+    assert sp.issparse(F) and F.shape == (200, rl.n_anchors_.sum())
+    assert np.all(np.diff(F.indptr) == 20) and (F.data > 0).all()
+    assert rl.subspace_ == "supervised"
+    assert ((rl.n_anchors_ >= 32) & (rl.n_anchors_ <= 100)).all()  # capped by n/2
+    starts = np.concatenate([[0], np.cumsum(rl.n_anchors_)])
+    cols = F.indices.reshape(200, 20)
+    vals = F.data.reshape(200, 20)
+    for s in range(20):
+        f, A = rl.features_[s], rl.anchors_[s]
+        D = np.sqrt(((X[:, f][:, None, :] - A[None]) ** 2).sum(-1))
+        assert math.isclose(rl.d_avg_[s], D.mean(), rel_tol=1e-9)
+        D[D < 1e-9] = np.inf  # an anchor is assigned to its nearest *other* anchor
+        assert np.array_equal(cols[:, s] - starts[s], D.argmin(1))
+        expected = np.maximum(rl.d_avg_[s] - D.min(1), 1e-4 * rl.d_avg_[s])
+        assert np.allclose(vals[:, s], expected)
+
+
+def test_randlocal_subspace_modes_and_seed():
+    X = np.random.default_rng(1).normal(size=(300, 9))
+    uns = RandLocal(n_sets=40, random_state=2).fit(X)
+    assert uns.subspace_ == "unsupervised" and min(f.size for f in uns.features_) >= 5
+    sup = RandLocal(n_sets=40, random_state=2).fit(X, y=np.zeros(300))
+    assert min(f.size for f in sup.features_) < 5
+    again = RandLocal(n_sets=40, random_state=2).fit(X)
+    assert (uns.transform(X) != again.transform(X)).nnz == 0
+
+
+def test_randlocal_rejects_bad_input():
+    with pytest.raises(ValueError, match="n_sets"):
+        RandLocal(n_sets=0).fit(np.ones((10, 2)))
+    with pytest.raises(ValueError, match="epsilon"):
+        RandLocal(epsilon=-1).fit(np.ones((10, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        RandLocal().fit(np.array([[0.0, np.nan]] * 10))
+    rl = RandLocal(n_sets=3, random_state=0).fit(np.random.default_rng(0).random((20, 2)))
+    with pytest.raises(ValueError, match="features"):
+        rl.transform(np.ones((3, 4)))
+
+
+# ----------------------------------------------------------------- Fourier and Nystroem
+@pytest.mark.parametrize("kernel, exact", [("gaussian", rbf_kernel), ("laplacian", laplacian_kernel)])
+def test_random_fourier_features_approximate_the_kernel(kernel, exact):
+    X = np.random.default_rng(0).normal(size=(80, 3))
+    Z = RandomFourierFeatures(kernel, gamma=0.5, n_components=8000, random_state=0).fit_transform(X)
+    err = np.abs(Z @ Z.T - exact(X, gamma=0.5))
+    assert err.mean() < 0.02
+    other = "laplacian" if kernel == "gaussian" else "gaussian"
+    Z2 = RandomFourierFeatures(other, gamma=0.5, n_components=8000, random_state=0).fit_transform(X)
+    assert np.abs(Z2 @ Z2.T - exact(X, gamma=0.5)).mean() > 2 * err.mean()
+
+
+def test_nystroem_full_rank_is_exact_on_basis_and_rank_k_is_worse():
+    X = np.random.default_rng(0).normal(size=(150, 2))
+    K = rbf_kernel(X, gamma=1.0)
+    full = LowRankNystroem("gaussian", 1.0, budget=150, random_state=0).fit(X)
+    Z = full.transform(X)
+    assert np.abs(Z @ Z.T - K).max() < 1e-6
+    errs = [np.abs((Zk := LowRankNystroem("gaussian", 1.0, budget=50, rank=k, random_state=0)
+                    .fit(X).transform(X)) @ Zk.T - K).mean() for k in (2, 10, 50)]
+    assert errs[0] > errs[1] > errs[2]
+    alpha = np.random.default_rng(1).normal(size=150)
+    w = full.weights_from_dual(alpha[full.basis_indices_])
+    assert np.allclose(Z @ w, K @ alpha, atol=1e-6)
+    with pytest.raises(ValueError, match="rank"):
+        LowRankNystroem(budget=5, rank=6).fit(X)
+
+
+# ----------------------------------------------------------------- online learners
+def _kernel_ogd_reference(X, y, gamma, eta):
+    """Plain-Python kernel OGD (binary hinge), the first phase of NOGD without a budget."""
+    sv, al, mistakes = [], [], []
+    for x, label in zip(X, y):
+        s = sum(a * math.exp(-gamma * float(((x - v) ** 2).sum())) for v, a in zip(sv, al))
+        sign = 1.0 if label == 1 else -1.0
+        mistakes.append((1 if s >= 0 else 0) != label)
+        if sign * s < 1:
+            sv.append(x)
+            al.append(eta * sign)
+    return np.array(mistakes)
+
+
+def test_nogd_before_the_budget_is_kernel_ogd():
+    X, y = density_ratio(200, 5.0, seed=0)
+    order = np.random.default_rng(0).permutation(200)
+    X, y = X[order], y[order]
+    ref = _kernel_ogd_reference(X, y, 2.0, 0.5)
+    res = nogd(X, y, budget=1000, gamma=2.0, eta=0.5)
+    assert np.array_equal(res.mistakes, ref)
+
+
+def test_ogd_learns_a_separable_stream_binary_and_multiclass():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 2))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    _, mistakes = ogd_pass(lambda c: c, X, y, 2, eta=0.5)
+    assert mistakes[:100].mean() > mistakes[-1000:].mean() and mistakes[-1000:].mean() < 0.05
+    y3 = np.digitize(X[:, 0], [-0.5, 0.5])
+    Z = lambda c: np.column_stack([c, np.ones(len(c))])  # noqa: E731
+    _, m3 = ogd_pass(Z, X, y3, 3, eta=0.5)
+    assert m3[-1000:].mean() < 0.1
+
+
+@pytest.mark.parametrize("learner", [fogd, nogd, ik_ogd, randlocal_ogd])
+def test_every_learner_beats_the_majority_class_on_a_nonlinear_stream(learner):
+    X, y = density_ratio(4000, 10.0, seed=0)
+    order = np.random.default_rng(0).permutation(4000)
+    X, y = X[order], y[order]
+    kw = {"gamma": 10.0} if learner in (fogd, nogd) else {}
+    res = learner(X, y, eta=0.2, **kw)
+    assert res.mistakes.shape == (4000,) and res.seconds > 0
+    assert res.mistake_rate < 0.15  # majority class: 0.5
+    at, rate = res.curve(50)
+    assert at[-1] == 4000 and math.isclose(rate[-1], res.mistake_rate)
+
+
+def test_learners_are_seeded_and_validate():
+    X, y = density_ratio(600, 10.0, seed=0)
+    assert np.array_equal(fogd(X, y, seed=1).mistakes, fogd(X, y, seed=1).mistakes)
+    with pytest.raises(ValueError, match="eta"):
+        fogd(X, y, eta=0)
+    with pytest.raises(ValueError, match="two classes"):
+        fogd(X, np.zeros(600))
+    with pytest.raises(ValueError, match="rows"):
+        ik_ogd(X, y[::60])
+    codes, classes = encode_labels(np.array(["b", "a", "b"]))
+    assert list(codes) == [1, 0, 1] and list(classes) == ["a", "b"]
+
+
+# ----------------------------------------------------------------- SVM helpers
+def test_ik_gram_matches_isolation_kernel_and_linear_svm_matches_svc():
+    X, y = density_ratio(300, 10.0, seed=0)
+    Xt, yt = density_ratio(2000, 10.0, seed=1)
+    gram = KernelGram("ik", psi=16, t=100, ik_method="anne", random_state=3).fit(X)
+    ik = IsolationKernel(psi=16, t=100, method="anne", random_state=3).fit(X)
+    assert np.allclose(gram.transform(Xt[:50]), ik.similarity(Xt[:50], X))
+    a = make_svm("ik", psi=16, t=100, ik_method="anne", seed=3).fit(X, y).predict(Xt)
+    b = make_svm("ik-linear", psi=16, t=100, ik_method="anne", seed=3).fit(X, y).predict(Xt)
+    assert np.mean(a == b) > 0.97  # the same kernel machine, two solvers
+
+
+def test_rates_and_grids():
+    acc, fpr, fnr = rates([0, 0, 1, 1], [1, 0, 1, 0])
+    assert (acc, fpr, fnr) == (0.5, 0.5, 0.5)
+    assert math.isnan(rates([0, 1, 2], [0, 1, 2])[1])
+    assert param_grid("rbf", "ting2018")[0] == 2.0 ** -10 and len(param_grid("rbf", "ting2018")) == 16
+    sigma_min = 10 * 2.0 ** -5  # ting2021: sigma = d * mu
+    assert math.isclose(max(param_grid("rbf", "ting2021", d=10)), 1 / (2 * sigma_min ** 2))
+    assert max(param_grid("ik", n_train=400)) == 256 and param_grid("linear") == []
+    with pytest.raises(ValueError, match="kernel"):
+        make_svm("poly")
+    with pytest.raises(ValueError, match="C"):
+        make_svm("rbf", C=-1)
+
+
+def test_wgaussians_linear_fails_ik_succeeds():
+    """ting2021 Table 4 in small: two subspace clusters, linear ~ chance, linear SVM on IK ~ 1."""
+    X, y = w_gaussians(200, w=50, seed=0)
+    Xt, yt = w_gaussians(500, w=50, seed=1)
+    lin, _ = fit_evaluate("linear", {}, X, y, Xt, yt)
+    ik, _ = fit_evaluate("ik-linear", {"psi": 8}, X, y, Xt, yt, t=100, ik_method="anne")
+    assert lin.accuracy < 0.75 and ik.accuracy > 0.95
+
+
+def test_cv_accuracy_prefers_a_sensible_gamma():
+    X, y = density_ratio(300, 10.0, seed=0)
+    tiny, good = cv_accuracy("rbf", 2.0 ** -10, X, y), cv_accuracy("rbf", 4.0, X, y)
+    assert good > tiny
+
+
+# ----------------------------------------------------------------- experiments
+def test_run_density_ratio_small_paper_shape():
+    p = exp.Params(data=exp.DataSpec("density-ratio", ratio=20.0, n=500, n_test=4000), tuning="fixed",
+                   gamma=8.0, psi=64, kernels=("rbf", "ik", "ik-linear"))
+    res = exp.run(p)
+    rows = {r["kernel"]: r for r in res.table()}
+    for r in rows.values():  # ting2018: at high ratios every kernel has (near) zero FNR
+        assert r["FNR"] < 0.02 and r["accuracy"] > 0.9
+    xs, ys, Z = res.regions["ik"]
+    assert Z.shape == (ys.size, xs.size) and set(np.unique(Z)) == {0, 1}
+    paired = exp.paired_runs(p, seeds=(0, 1))
+    mean, sd, wins = paired.paired_difference("ik", "rbf", "FPR")
+    assert np.isfinite(mean) and 0 <= wins <= 2 and len(paired.summary()) == 3
+
+
+def test_run_rejects_bad_params_and_real_data_splits():
+    with pytest.raises(ValueError, match="kernels"):
+        exp.run(exp.Params(kernels=("nope",)))
+    X, y, Xt, yt = exp.make_data(exp.DataSpec("wine", seed=0))
+    assert len(X) + len(Xt) == 178 and X.min() >= 0 and X.max() <= 1
+
+
+def test_online_run_table_and_bad_method():
+    res = onl.run(onl.Params(dataset="density-ratio", n=1000, prefix=200))
+    assert [r["method"] for r in res.table()] == ["FOGD", "NOGD", "IK+OGD", "RandLocal+OGD"]
+    with pytest.raises(ValueError, match="method"):
+        onl.run_method("SGD", *onl.make_stream("density-ratio", 100, 0), onl.Params())
