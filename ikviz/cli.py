@@ -14,7 +14,7 @@ def _reproduce(args) -> int:
     if args.list or not args.name:
         for name in registry.names():
             entry = registry.get(name)
-            print(f"{name:<18} {entry.source:<26} {entry.description}")
+            print(f"{name:<22} {entry.source:<30} {entry.description}")
         return 0
     if args.name == "all":
         index = registry.reproduce_all(args.out, quick=args.quick)

@@ -30,10 +30,11 @@ from threadpoolctl import ThreadpoolController
 from .._validation import check_dense_size, check_matrix
 from ._cells import count_shared_cells
 from ._itree import build_forest, route
-from ._voronoi import nearest_centres
+from ._voronoi import nearest_centres, pack_centres
 
 METHODS = ("anne", "iforest")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
+_GROUP_WIDTH = 256  # Voronoi centres handled per matrix product (partitionings packed side by side)
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         self.samples_ = X[idx]
         self.bounds_ = np.vstack([X.min(axis=0), X.max(axis=0)])
         if self.method == "anne":
-            self._centres_t = np.ascontiguousarray(self.samples_.transpose(0, 2, 1))
-            self._sq_norms = np.einsum("kjd,kjd->kj", self.samples_, self.samples_)
+            self._centres, self._sq_norms = pack_centres(self.samples_, _GROUP_WIDTH)
         else:
             self.max_depth_ = math.ceil(math.log2(psi)) if depth == -2 else depth
             uniforms = rng.random((t, psi, 2))
@@ -190,7 +190,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         if self.method == "anne":
             # BLAS must not start threads of its own inside numba's parallel tiles
             with _blas().limit(limits=1, user_api="blas"):
-                nearest_centres(X, self._centres_t, self._sq_norms, stride, _ROW_BLOCK, out)
+                nearest_centres(X, self._centres, self._sq_norms, self.psi_, self.t, stride, _ROW_BLOCK, out)
         else:
             route(X, self._feature, self._threshold, self._left, self._leaf, stride, _ROW_BLOCK, out)
         return out
