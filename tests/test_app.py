@@ -1,24 +1,8 @@
 """The Streamlit pages, driven headless with AppTest."""
 
-from pathlib import Path
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
-TIMEOUT = 180  # the first run loads numba's compiled kernels
-
-
-def open_page(page=None, **query):
-    at = AppTest.from_file(HOME, default_timeout=TIMEOUT)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if page:
-        at.switch_page(page)
-        at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+from apptest import open_page
 
 
 def charts(at):
@@ -33,7 +17,7 @@ def test_home_explains_ik_and_lists_pages():
 
 
 def test_kernel_shapes_renders_all_panels_and_keeps_state_in_url():
-    at = open_page("pages/kernel_shapes.py")
+    at = open_page("kernel_shapes")
     assert len(charts(at)) == 6  # five kernels and the sharpness figure
     assert not at.error
     assert at.query_params["psi"] == "64"
@@ -45,7 +29,7 @@ def test_kernel_shapes_renders_all_panels_and_keeps_state_in_url():
 
 
 def test_shared_link_restores_the_view_and_ignores_bad_values():
-    at = open_page("pages/kernel_shapes.py", psi="16", t="500", ref_y="-0.25", gamma="banana", n="77")
+    at = open_page("kernel_shapes", psi="16", t="500", ref_y="-0.25", gamma="banana", n="77")
     assert at.select_slider(key="_w_psi").value == 16
     assert at.select_slider(key="_w_t").value == 500
     assert at.slider(key="_w_ref_y").value == -0.25
@@ -54,7 +38,7 @@ def test_shared_link_restores_the_view_and_ignores_bad_values():
 
 
 def test_presentation_mode_hides_controls_but_keeps_values():
-    at = open_page("pages/kernel_shapes.py", psi="32")
+    at = open_page("kernel_shapes", psi="32")
     at.toggle(key="_w_present").set_value(True).run()
     assert not at.exception
     assert len(at.select_slider) == 0 and len(at.slider) == 0
@@ -65,19 +49,19 @@ def test_presentation_mode_hides_controls_but_keeps_values():
 
 
 def test_psi_above_n_is_explained_not_an_error():
-    at = open_page("pages/kernel_shapes.py", psi="1024", n="500")
+    at = open_page("kernel_shapes", psi="1024", n="500")
     assert any("using ψ = 500" in i.value for i in at.info)
     assert not at.error and len(charts(at)) == 6
 
 
 @pytest.mark.parametrize("t", ["10", "2000"])
 def test_extreme_settings_render(t):
-    at = open_page("pages/kernel_shapes.py", t=t, part="1999", seed="9999")
+    at = open_page("kernel_shapes", t=t, part="1999", seed="9999")
     assert not at.error and len(charts(at)) == 6
 
 
 def test_pages_keep_separate_values_for_the_same_parameter():
-    at = open_page("pages/kernel_shapes.py", psi="1024")
+    at = open_page("kernel_shapes", psi="1024")
     at.switch_page("pages/density.py").run()
     assert not at.exception
     assert at.select_slider(key="_w_psi").value == 32  # the density page's own default, not 1024

@@ -1,22 +1,14 @@
 """The Classification lab page, driven headless with AppTest (both tabs)."""
 
-from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+import apptest
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
-PAGE = "pages/classification.py"
+PAGE = "classification"
 FAST = {"tuning": "fixed", "o_data": "density-ratio", "o_n": "2000", "prefix": "200"}
 
 
 def open_page(**query):
-    at = AppTest.from_file(HOME, default_timeout=300)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = apptest.open_page(PAGE, **query)
     assert not at.error, [e.value for e in at.error]
     return at
 

@@ -1,22 +1,14 @@
 """The clustering-lab page, driven headless with AppTest."""
 
-from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+import apptest
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
-PAGE = "pages/clustering.py"
+PAGE = "clustering"
 TIMEOUT = 240  # the first run loads numba's compiled kernels
 
 
 def open_page(**query):
-    at = AppTest.from_file(HOME, default_timeout=TIMEOUT)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = apptest.open_page(PAGE, **query)
     return at
 
 

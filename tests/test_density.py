@@ -1,17 +1,15 @@
 """Density adaptivity (ting2018 Fig. 2, Fig. 4): experiment, figures and page."""
 
 import json
-from pathlib import Path
-
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
+
+import apptest
 
 from ikviz import reproduce
 from ikviz.experiments import density as exp
 from ikviz.plots import density as plots
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
 COUNTS = (1600, 400, 400, 100)
 PAIRS = (((0.0, 0.0), (0.25, 0.25)), ((0.0, 0.0), (-0.25, -0.25)))
 
@@ -79,13 +77,7 @@ def test_reproduce_density_json_has_both_pairs_per_kernel(tmp_path):
 
 # ----------------------------------------------------------------- the page
 def open_density(**query):
-    at = AppTest.from_file(HOME, default_timeout=240)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/density.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return apptest.open_page("density", **query)
 
 
 def test_four_quadrant_section_states_the_effect():

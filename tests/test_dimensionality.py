@@ -2,19 +2,17 @@
 entries and the page (AppTest)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
+import apptest
 
 from ikviz import reproduce
 from ikviz.data import cluster_queries, dense_sparse_clusters
 from ikviz.experiments import dimensionality as dim
 from ikviz.experiments import indexing as ix
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
-PAGE = "pages/curse_of_dimensionality.py"
+PAGE = "curse_of_dimensionality"
 SMALL = dict(n_per_cluster=200, measures=("gk", "ik", "lp2"), t_values=(1, 10, 100), t_trials=2)
 
 
@@ -130,13 +128,7 @@ def test_reproduce_writes_the_promised_json_keys(tmp_path):
 
 # ------------------------------------------------------------------ the page
 def open_page(**query):
-    at = AppTest.from_file(HOME, default_timeout=300)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = apptest.open_page(PAGE, **query)
     return at
 
 

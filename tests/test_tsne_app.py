@@ -1,23 +1,15 @@
 """The t-SNE page, driven headless with AppTest (small settings through the URL keep it fast)."""
 
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
+import apptest
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
-PAGE = "pages/tsne.py"
+PAGE = "tsne"
 SMALL = dict(w="2", n="100")
 
 
 def open_page(**query):
-    at = AppTest.from_file(HOME, default_timeout=240)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = apptest.open_page(PAGE, **query)
     return at
 
 

@@ -1,16 +1,14 @@
 """Your data: every bundled dataset runs through every check; bad files give messages on the page."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
+
+import apptest
 
 from ikviz.data import dataset_names, load_dataset
 from ikviz.data.upload import subsample, UserData
 from ikviz.experiments import your_data as exp
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
 
 
 @pytest.mark.parametrize("name", dataset_names())
@@ -46,16 +44,8 @@ def test_single_class_is_refused_with_a_message():
 
 # ----------------------------------------------------------------- the page
 def open_page(upload: bytes | None = None, **query):
-    at = AppTest.from_file(HOME, default_timeout=240)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if upload is not None:
-        at.session_state["upload_bytes"] = upload
-        at.session_state["upload_name"] = "mine.csv"
-    at.switch_page("pages/your_data.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    session = None if upload is None else {"upload_bytes": upload, "upload_name": "mine.csv"}
+    return apptest.open_page("your_data", session=session, **query)
 
 
 def test_bundled_dataset_summary_and_checks_run_from_buttons():
