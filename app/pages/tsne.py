@@ -14,6 +14,9 @@ T_OPTIONS = [50, 100, 200, 500]
 LABELS = {k: v[0] for k, v in exp.SYNTHETIC.items()}
 
 
+load_data = st.cache_data(max_entries=8, show_spinner=False)(exp.load_data)
+
+
 @st.cache_resource
 def _computed() -> set:
     """Keys of embeddings already in the cache below, so a first computation can be shown live."""
@@ -41,6 +44,12 @@ def embedding(kernel: str, settings: dict, on_frame=None) -> exp.Embedding:
     _cached_embedding(*key, _computed_value=result)
     _computed().add(key)
     return result
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def animation(_result: exp.Result, key: tuple):
+    """The replay figure (slow to build: every frame is a figure of its own), cached per settings ``key``."""
+    return plots.animation_figure(_result)
 
 
 def cached_embed(kernel: str, **settings) -> exp.Embedding:
@@ -100,7 +109,7 @@ p = exp.Params(dataset=dataset, w=w, n_per_cluster=n_per, perplexity=float(perpl
 total_iter = p.exaggeration_iter + p.n_iter
 
 with ui.guarded("the t-SNE embeddings"):
-    data = exp.load_data(dataset, w, n_per, p.seed)
+    data = load_data(dataset, w, n_per, p.seed)
     n = len(data.labels)
     if not synthetic and n > 10_000:
         st.info(f"{dataset} has {n:,} points: the first run takes a minute or more.")
@@ -175,7 +184,8 @@ with ui.guarded("the t-SNE embeddings"):
                 "are themselves unreliable, so it is low for both kernels at large w."
             )
 
-    st.plotly_chart(plots.animation_figure(result), key="chart_animation")
+    settings_key = tuple((k, tuple(sorted(exp.kernel_params(p, k).items()))) for k in exp.KERNELS)
+    st.plotly_chart(animation(result, settings_key), key="chart_animation")
 
     with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
         st.markdown("Ting et al. report the best picture over perplexity (GK) and ψ (IK) in "
