@@ -14,6 +14,7 @@ T_OPTIONS = [50, 100, 200, 500]
 LABELS = {k: v[0] for k, v in exp.SYNTHETIC.items()}
 
 
+LIVE_EVERY = 50  # iterations between live redraws
 load_data = st.cache_data(max_entries=8, show_spinner=False)(exp.load_data)
 
 
@@ -127,7 +128,7 @@ with ui.guarded("the t-SNE embeddings"):
         def on_frame(it, total, coords, i=i, kernel=kernel, chart=chart, name=name):
             progress.progress((i + it / total) / len(exp.KERNELS),
                               text=f"{name}: iteration {it} of {total}")
-            if live:
+            if live and it % LIVE_EVERY == 0:  # every frame is kept for the replay; drawing fewer is faster
                 chart.plotly_chart(plots.embedding_figure(
                     coords, data.labels, data.classes, data.origin, f"t-SNE with {name}",
                     f"optimising… iteration {it} of {total}", max_points=plots.ANIMATION_POINTS))

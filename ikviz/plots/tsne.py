@@ -14,9 +14,17 @@ ANIMATION_POINTS = 3000
 _GL_ABOVE = 1500  # WebGL beyond this many points: SVG gets slow
 
 
-def _colours(labels: np.ndarray) -> np.ndarray:
-    palette = np.asarray(CLASS_COLOURS)
-    return palette[np.asarray(labels) % len(palette)]
+def _colour_marker(labels: np.ndarray) -> dict:
+    """Marker colours by class as numbers on a stepped colour scale.
+
+    Plotly checks a list of colour strings one by one (seconds for an
+    animation's frames); a numeric array with a colour scale is checked at once.
+    """
+    k = len(CLASS_COLOURS)
+    scale = []
+    for i, colour in enumerate(CLASS_COLOURS):
+        scale += [[i / k, colour], [(i + 1) / k, colour]]
+    return dict(color=(np.asarray(labels) % k) + 0.5, colorscale=scale, cmin=0, cmax=k, showscale=False)
 
 
 def _setting(result: Result, kernel: str) -> str:
@@ -39,8 +47,8 @@ def _traces(coords, labels, classes, origin, *, gl: bool, legend: bool, legendgr
     scatter = go.Scattergl if gl else go.Scatter
     keep = labels != ORIGIN_LABEL
     pts = scatter(x=coords[keep, 0], y=coords[keep, 1], mode="markers", name="points", showlegend=False,
-                  marker=dict(size=4 if keep.sum() < 3000 else 3, color=_colours(labels[keep]), opacity=0.75),
-                  text=[classes[c] if 0 <= c < len(classes) else str(c) for c in labels[keep]],
+                  marker=dict(size=4 if keep.sum() < 3000 else 3, opacity=0.75, **_colour_marker(labels[keep])),
+                  text=np.array([classes[c] if 0 <= c < len(classes) else str(c) for c in labels[keep]]),
                   hovertemplate="%{text}<extra></extra>")
     ox, oy = ([coords[origin, 0]], [coords[origin, 1]]) if origin is not None else ([], [])
     org = go.Scatter(x=ox, y=oy, mode="markers", name="origin", showlegend=legend and origin is not None,
