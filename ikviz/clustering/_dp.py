@@ -80,16 +80,21 @@ def follow_chain(order, parent, centre_label):
     return labels
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _sq_dist(A, i, B, j):
+    s = 0.0
+    for f in range(A.shape[1]):
+        d = A[i, f] - B[j, f]
+        s += d * d
+    return s
+
+
 @njit(parallel=True, cache=True, nogil=True)
 def euclidean_block(A, B, out):
     """``out[i, j] = ||A[i] - B[j]||``, computed directly (faster than a matrix product for few features)."""
     for i in prange(A.shape[0]):
         for j in range(B.shape[0]):
-            s = 0.0
-            for f in range(A.shape[1]):
-                d = A[i, f] - B[j, f]
-                s += d * d
-            out[i, j] = np.sqrt(s)
+            out[i, j] = np.sqrt(_sq_dist(A, i, B, j))
     return out
 
 
@@ -98,9 +103,5 @@ def adaptive_gaussian_block(A, B, scale_a, scale_b, out):
     """``out[i, j] = 1 - exp(-||A[i] - B[j]||^2 / (scale_a[i] * scale_b[j]))`` in one parallel sweep."""
     for i in prange(A.shape[0]):
         for j in range(B.shape[0]):
-            s = 0.0
-            for f in range(A.shape[1]):
-                d = A[i, f] - B[j, f]
-                s += d * d
-            out[i, j] = 1.0 - np.exp(-s / (scale_a[i] * scale_b[j]))
+            out[i, j] = 1.0 - np.exp(-_sq_dist(A, i, B, j) / (scale_a[i] * scale_b[j]))
     return out

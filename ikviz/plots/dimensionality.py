@@ -40,48 +40,45 @@ def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, heigh
     return fig
 
 
-def neps_figure(summary: dict, height: int = 380) -> go.Figure:
-    """N_eps vs d for each measure, one panel per query (log-log), as Fig. 1(c, d) and Table 1."""
+def _per_query_curves(by_measure: dict, value_hover: str, shared_y: bool) -> go.Figure:
+    """One panel per query, one curve per measure: ``by_measure[m][query][d] -> value``."""
     queries = list(QUERY_LABELS)
     fig = make_subplots(rows=1, cols=2, subplot_titles=[QUERY_LABELS[q] for q in queries],
-                        horizontal_spacing=0.08, shared_yaxes=True)
+                        horizontal_spacing=0.08, shared_yaxes=shared_y)
     for col, q in enumerate(queries, start=1):
-        for m, by_q in summary["N_eps"].items():
+        for m, by_q in by_measure.items():
             ds = sorted(by_q[q])
             fig.add_trace(go.Scatter(x=ds, y=[by_q[q][d] for d in ds], mode="lines+markers", name=LABELS[m],
                                      legendgroup=m, showlegend=col == 1, line=dict(color=_colour(m)),
-                                     hovertemplate=f"{LABELS[m]}<br>d=%{{x}}<br>N_eps=%{{y}}<extra></extra>"),
+                                     hovertemplate=f"{LABELS[m]}<br>d=%{{x}}<br>{value_hover}<extra></extra>"),
                           row=1, col=col)
-    top = max(2, summary["n_points"])
     fig.update_xaxes(type="log", title_text="d (dimensions)")
-    fig.update_yaxes(type="log", range=[-0.05, np.log10(top) + 0.1])
-    fig.update_yaxes(title_text=f"N_eps (eps = {summary['eps']:g})", row=1, col=1)
-    base_layout(fig, "Instability: points within (1 + eps) of the nearest neighbour", height=height)
+    return fig
+
+
+def _finish_per_query(fig: go.Figure, title: str, height: int) -> go.Figure:
+    base_layout(fig, title, height=height)
     fig.update_layout(margin=dict(t=70, b=110), legend=dict(orientation="h", y=-0.25, x=0, yanchor="top"))
     fig.update_annotations(font_size=12)
     return fig
+
+
+def neps_figure(summary: dict, height: int = 380) -> go.Figure:
+    """N_eps vs d for each measure, one panel per query (log-log), as Fig. 1(c, d) and Table 1."""
+    fig = _per_query_curves(summary["N_eps"], "N_eps=%{y}", shared_y=True)
+    top = max(2, summary["n_points"])
+    fig.update_yaxes(type="log", range=[-0.05, np.log10(top) + 0.1])
+    fig.update_yaxes(title_text=f"N_eps (eps = {summary['eps']:g})", row=1, col=1)
+    return _finish_per_query(fig, "Instability: points within (1 + eps) of the nearest neighbour", height)
 
 
 def variance_figure(summary: dict, height: int = 380) -> go.Figure:
     """var(F / E[F]) vs d for each measure, one panel per query; Fig. 1(b) is the q_c panel."""
-    queries = list(QUERY_LABELS)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[QUERY_LABELS[q] for q in queries],
-                        horizontal_spacing=0.08)
-    for col, q in enumerate(queries, start=1):
-        for m, by_q in summary["variance_by_query"].items():
-            ds = sorted(by_q[q])
-            fig.add_trace(go.Scatter(x=ds, y=[by_q[q][d] for d in ds], mode="lines+markers", name=LABELS[m],
-                                     legendgroup=m, showlegend=col == 1, line=dict(color=_colour(m)),
-                                     hovertemplate=f"{LABELS[m]}<br>d=%{{x}}<br>var=%{{y:.4f}}<extra></extra>"),
-                          row=1, col=col)
-    fig.update_xaxes(type="log", title_text="d (dimensions)")
+    fig = _per_query_curves(summary["variance_by_query"], "var=%{y:.4f}", shared_y=False)
     # log scale: the question is whether a curve heads for 0, and the measures differ by decades
     fig.update_yaxes(type="log")
     fig.update_yaxes(title_text="var(F / E[F]) (log)", row=1, col=1)
-    base_layout(fig, "Concentration: spread of the dissimilarities 1 − κ(q, ·)", height=height)
-    fig.update_layout(margin=dict(t=70, b=110), legend=dict(orientation="h", y=-0.25, x=0, yanchor="top"))
-    fig.update_annotations(font_size=12)
-    return fig
+    return _finish_per_query(fig, "Concentration: spread of the dissimilarities 1 − κ(q, ·)", height)
 
 
 def t_curve_figure(summary: dict, height: int = 360) -> go.Figure:
