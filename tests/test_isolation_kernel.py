@@ -234,3 +234,20 @@ def test_passes_every_scikit_learn_estimator_check():
     results = check_estimator(IsolationKernel(psi=4, t=10, random_state=0), on_fail=None)
     failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
     assert not failed
+
+
+def test_voronoi_cells_in_the_span_of_the_fitted_rows_are_the_cells(monkeypatch):
+    # d > n: the kernel works in span coordinates; it must give exactly the cells of the full space
+    from ikviz.kernels import isolation
+    rng = np.random.default_rng(0)
+    X, Y = rng.standard_normal((300, 3000)), rng.standard_normal((200, 3000))
+    short = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
+    assert "_span" in vars(short) and short._span.basis.shape == (3000, 300)
+    monkeypatch.setattr(isolation._Span, "pays", staticmethod(lambda *args: False))
+    full = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
+    assert "_span" not in vars(full)
+    for Z in (X, Y):
+        assert np.array_equal(short.cells(Z), full.cells(Z))
+    np.testing.assert_allclose(short.samples_, full.samples_, atol=1e-10)
+    with pytest.raises(ValueError, match="3000 features"):
+        short.cells(Y[:, :10])

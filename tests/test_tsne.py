@@ -66,7 +66,7 @@ def test_unsymmetrised_rows_are_conditional_probabilities(blobs):
 
 
 def test_high_dimensional_shortcut_matches_the_plain_kernel():
-    # d > n: the Voronoi cells are computed in the data's span; the neighbours must not change
+    # d > n: the kernel computes Voronoi cells in the data's span; the neighbours must not change
     X, _ = w_gaussians(40, 200, seed=1)
     aff = IsolationKernelAffinities(X, psi=8, t=60, k_neighbors=9, random_state=4)
     ik_plain = IsolationKernel(psi=8, t=60, random_state=4).fit(X)
@@ -74,7 +74,8 @@ def test_high_dimensional_shortcut_matches_the_plain_kernel():
     P_new, idx, dist = aff.to_new(new, k_neighbors=9, return_distances=True)
     K_new = ik_plain.similarity(new, X)
     np.testing.assert_allclose(1 - dist, -np.sort(-K_new, axis=1)[:, :9])
-    _, sim = ik_neighbors(aff.kernel_, aff.kernel_.cells(aff._span.coords), None, 9)
+    assert "_span" in vars(aff.kernel_)
+    _, sim = ik_neighbors(aff.kernel_, aff._cells, None, 9)
     np.testing.assert_allclose(sim, brute_topk(X, 9, psi=8, t=60, random_state=4))
 
 
@@ -164,6 +165,30 @@ def test_frames_record_the_optimisation_and_runs_are_seeded():
     assert not np.allclose(e.frames[0], e.frames[-1])
     np.testing.assert_array_equal(exp.embed("ik", **kw).coords, e.coords)
     assert not np.array_equal(exp.embed("ik", **{**kw, "seed": 6}).coords, e.coords)
+
+
+def test_concurrent_embeddings_equal_sequential_ones_and_report_both():
+    kw = dict(dataset="w-gaussians", w=2, n_per_cluster=60, seed=5, **FAST)
+    jobs = {"gk": {**kw, "perplexity": 10.0}, "ik": {**kw, "psi": 20}}
+    events = list(exp.embed_concurrently(jobs))
+    done = {e[1]: e[2] for e in events if e[0] == "done"}
+    assert set(done) == {"gk", "ik"} and [e[0] for e in events].count("frame") == 2 * 6
+    for kernel, settings in jobs.items():     # threads change neither the start nor the result
+        np.testing.assert_array_equal(done[kernel].coords, exp.embed(kernel, **settings).coords)
+    with pytest.raises(ValueError, match="unknown kernel"):
+        list(exp.embed_concurrently({"cosine": kw}))
+
+
+def test_a_set_stop_event_cancels_the_optimisation():
+    import threading
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(exp.Cancelled):
+        exp.embed("ik", psi=20, stop=stop, dataset="w-gaussians", w=2, n_per_cluster=30, **FAST)
+    events = exp.embed_concurrently({"ik": dict(dataset="w-gaussians", w=2, n_per_cluster=30, psi=20,
+                                                exaggeration_iter=250, n_iter=5000, frame_every=1)})
+    assert next(events)[0] == "frame"
+    events.close()                            # returns only once the worker has stopped; 5,250 iterations would not
 
 
 def test_settings_too_large_for_the_data_are_capped_and_reported():

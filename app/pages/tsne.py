@@ -1,5 +1,7 @@
 """t-SNE with Gaussian vs Isolation Kernel affinities (Ting et al. 2021, §4.2.4, Tables 5-6)."""
 
+import time
+
 import streamlit as st
 
 import ui
@@ -14,7 +16,7 @@ T_OPTIONS = [50, 100, 200, 500]
 LABELS = {k: v[0] for k, v in exp.SYNTHETIC.items()}
 
 
-LIVE_EVERY = 50  # iterations between live redraws
+LIVE_SECONDS = 0.4  # least time between two live redraws of one panel
 load_data = st.cache_data(max_entries=8, show_spinner=False)(exp.load_data)
 
 
@@ -26,25 +28,33 @@ def _computed() -> set:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _cached_embedding(kernel: str, settings: tuple, _computed_value=None):
-    # a result computed live (outside the cache, see embedding()) is stored by passing it in
+    # a result computed live (outside the cache, see embeddings()) is stored by passing it in
     if _computed_value is not None:
         return _computed_value
     return exp.embed(kernel, **dict(settings))
 
 
-def embedding(kernel: str, settings: dict, on_frame=None) -> exp.Embedding:
-    """The cached embedding, or compute it with ``on_frame`` showing the optimisation live.
+def _key(kernel: str, settings: dict) -> tuple:
+    return kernel, tuple(sorted(settings.items()))
+
+
+def compute_embeddings(jobs: dict[str, dict], on_event=None) -> dict[str, exp.Embedding]:
+    """The cached embedding of each ``kernel: settings`` job; the missing ones computed at once, live.
 
     Streamlit cannot cache a function that draws into elements created outside
-    it, so the live run happens outside the cache and its result is stored after.
+    it, so the live run happens outside the cache and its results are stored
+    after. ``on_event`` sees :func:`exp.embed_concurrently`'s events.
     """
-    key = (kernel, tuple(sorted(settings.items())))
-    if key in _computed():
-        return _cached_embedding(*key)
-    result = exp.embed(kernel, on_frame=on_frame, **settings)
-    _cached_embedding(*key, _computed_value=result)
-    _computed().add(key)
-    return result
+    done = {k: _cached_embedding(*_key(k, s)) for k, s in jobs.items() if _key(k, s) in _computed()}
+    for event in exp.embed_concurrently({k: s for k, s in jobs.items() if k not in done}):
+        if event[0] == "done":
+            kernel, result = event[1], event[2]
+            _cached_embedding(*_key(kernel, jobs[kernel]), _computed_value=result)
+            _computed().add(_key(kernel, jobs[kernel]))
+            done[kernel] = result
+        if on_event is not None:
+            on_event(event)
+    return {k: done[k] for k in jobs}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -55,7 +65,7 @@ def animation(_result: exp.Result, key: tuple):
 
 def cached_embed(kernel: str, **settings) -> exp.Embedding:
     """:func:`exp.embed` through the cache, for the search-range scan."""
-    return embedding(kernel, settings)
+    return compute_embeddings({kernel: settings})[kernel]
 
 
 def w_label(w: int) -> str:
@@ -102,8 +112,9 @@ with st.sidebar:
                         horizontal=True)
     seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
     live = ui.control(st.toggle, "show the optimisation live", "live", True,
-                      help="Redraw both embeddings every 25 iterations while they are computed "
-                           "(the first time a setting is used; later it comes from the cache).")
+                      help="Redraw both embeddings while they are computed, a few times a second "
+                           "(the first time a setting is used; later it comes from the cache). "
+                           "The replay below the panels shows every 25th iteration either way.")
 
 p = exp.Params(dataset=dataset, w=w, n_per_cluster=n_per, perplexity=float(perplexity), psi=psi, t=t,
                method=method, seed=int(seed))
@@ -119,22 +130,29 @@ with ui.guarded("the t-SNE embeddings"):
     for col, kernel in zip(cols, exp.KERNELS):
         with col:
             slots[kernel] = (st.empty(), st.empty())
-    progress = st.progress(0.0, text="Starting t-SNE…")
-    embeddings = {}
-    for i, kernel in enumerate(exp.KERNELS):
-        chart, _ = slots[kernel]
-        name = exp.KERNELS[kernel]
+    progress = st.progress(0.0, text="Starting t-SNE: computing the affinities…")
+    state = {k: (0, total_iter) for k in exp.KERNELS}  # iteration reached by each kernel
+    drawn = dict.fromkeys(exp.KERNELS, 0.0)               # when each panel was last redrawn
 
-        def on_frame(it, total, coords, i=i, kernel=kernel, chart=chart, name=name):
-            progress.progress((i + it / total) / len(exp.KERNELS),
-                              text=f"{name}: iteration {it} of {total}")
-            if live and it % LIVE_EVERY == 0:  # every frame is kept for the replay; drawing fewer is faster
-                chart.plotly_chart(plots.embedding_figure(
+    def on_event(event):
+        kind, kernel = event[:2]
+        name = exp.KERNELS[kernel]
+        if kind == "done":
+            state[kernel] = (total_iter, total_iter)
+        else:
+            it, total, coords = event[2:]
+            state[kernel] = (it, total)
+            # a timer, not an iteration count: drawing competes with the optimisations for the cores
+            if live and (it == 0 or time.monotonic() - drawn[kernel] > LIVE_SECONDS):
+                drawn[kernel] = time.monotonic()
+                slots[kernel][0].plotly_chart(plots.embedding_figure(
                     coords, data.labels, data.classes, data.origin, f"t-SNE with {name}",
                     f"optimising… iteration {it} of {total}", max_points=plots.ANIMATION_POINTS))
+        progress.progress(sum(i / tot for i, tot in state.values()) / len(state),
+                          text=" · ".join(f"{k.upper()}: " + (f"iteration {i} of {tot}" if i else "affinities…")
+                                          for k, (i, tot) in state.items()))
 
-        progress.progress(i / len(exp.KERNELS), text=f"{name}: computing affinities…")
-        embeddings[kernel] = embedding(kernel, exp.kernel_params(p, kernel), on_frame)
+    embeddings = compute_embeddings({k: exp.kernel_params(p, k) for k in exp.KERNELS}, on_event)
     progress.empty()
     result = exp.Result(p, data.labels, data.classes, data.origin, embeddings)
 

@@ -78,28 +78,6 @@ def ik_neighbors(kernel: IsolationKernel, cells_ref: np.ndarray, X_new=None, k: 
     return idx, cnt / kernel.t
 
 
-class _SpanCoordinates:
-    """Coordinates of points in an orthonormal basis of the fitted rows' span.
-
-    Voronoi (aNNE) cells depend only on Euclidean distances to sampled rows,
-    which this map preserves exactly (up to rounding): for a point outside the
-    span, the part orthogonal to it adds the same amount to its distance to
-    every sampled row, so its nearest one does not change. When d > n (the
-    w-Gaussians have d = 10,000 for n = 1,000) the cells cost n * rank * t * psi
-    instead of n * d * t * psi. The basis comes from the n x n Gram matrix (one
-    matrix product), not from a d-dimensional QR or SVD, which is many times slower.
-    """
-
-    def __init__(self, X: np.ndarray):
-        lam, U = np.linalg.eigh(X @ X.T)
-        keep = lam > lam.max() * X.shape[0] * np.finfo(float).eps
-        self.basis = X.T @ (U[:, keep] / np.sqrt(lam[keep]))  # (d, rank), orthonormal columns
-        self.coords = U[:, keep] * np.sqrt(lam[keep])           # X @ basis, without a second product
-
-    def __call__(self, X_new: np.ndarray) -> np.ndarray:
-        return X_new @ self.basis
-
-
 def _conditional(idx: np.ndarray, sim: np.ndarray, n_cols: int) -> sp.csr_matrix:
     """Row-normalise the neighbour similarities into p(j|i); rows with no similar neighbour stay empty."""
     sums = sim.sum(axis=1, keepdims=True)
@@ -151,10 +129,6 @@ class IsolationKernelAffinities(Affinities):
         n = X.shape[0]
         if n < 3:
             raise ValueError(f"t-SNE needs at least 3 points; got {n}.")
-        # the span trick is exact for Voronoi cells only: isolation trees cut along the axes
-        self._span = _SpanCoordinates(X) if method == "anne" and X.shape[1] > n else None
-        if self._span is not None:
-            X = self._span.coords
         self.kernel_ = IsolationKernel(psi=psi, t=t, method=method, random_state=random_state).fit(X)
         self.k_neighbors_ = (auto_neighbors(n, self.kernel_.psi_) if k_neighbors == "auto"
                              else _check_k(k_neighbors))
@@ -194,11 +168,6 @@ class IsolationKernelAffinities(Affinities):
         distances 1 - K (used by openTSNE to place new points initially).
         """
         X_new = check_matrix(data, "data")
-        if self._span is not None:
-            if X_new.shape[1] != self._span.basis.shape[0]:
-                raise ValueError(f"data has {X_new.shape[1]} features, but the affinities were "
-                                 f"fitted with {self._span.basis.shape[0]}.")
-            X_new = self._span(X_new)
         if k_neighbors is None:
             k_neighbors = self.k_neighbors_ if perplexity is None else math.ceil(3 * perplexity)
         k = min(_check_k(k_neighbors), self._n)

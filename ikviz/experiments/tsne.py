@@ -21,10 +21,14 @@ intermediate frames and scores).
 from __future__ import annotations
 
 import math
+import os
+import queue
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -73,6 +77,7 @@ class Data:
     labels: np.ndarray
     classes: tuple[str, ...]       # display name of label 0, 1, ...
     origin: int | None             # row of the origin point, if the data have one
+    start: np.ndarray | None = None  # openTSNE's PCA start, shared by both kernels' embeddings
 
 
 @dataclass
@@ -126,36 +131,53 @@ def _load_real(name: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     return np.asarray(X, dtype=float), codes, tuple(str(v) for v in values)
 
 
-@lru_cache(maxsize=2)  # the two kernels of one view share the points
+_load_lock = threading.Lock()  # embeddings run in threads; the points are made once
+
+
 def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0) -> Data:
-    """The points to embed.
+    """The points to embed, with the PCA start both embeddings share.
 
     Synthetic: ``w_gaussians`` plus the origin as one extra point (label
     ``ORIGIN_LABEL``). Real: the dataset with each feature scaled to [0, 1]
     (as Ting et al. do before clustering), so no feature dominates the distances.
+    The start is openTSNE's own ``initialization="pca"``, computed once here
+    rather than once per kernel (it costs as much as a kernel's affinities at
+    d = 10,000).
     """
+    with _load_lock:
+        return _load_data(dataset, w, n_per_cluster, seed)
+
+
+@lru_cache(maxsize=2)  # the two kernels of one view share the points
+def _load_data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
+    from openTSNE.initialization import pca
+
     if dataset in SYNTHETIC:
         X, y = w_gaussians(n_per_cluster, w, sigma_b=SYNTHETIC[dataset][1], seed=seed)
         X = np.vstack([X, np.zeros((1, X.shape[1]))])
         y = np.append(y, ORIGIN_LABEL)
-        classes = ("red cluster", "blue cluster")
-        return Data(dataset, X, y, classes, len(y) - 1)
-    if dataset not in real_datasets():
+        classes, origin = ("red cluster", "blue cluster"), len(y) - 1
+    elif dataset in real_datasets():
+        X, y, classes = _load_real(dataset)
+        lo, span = X.min(axis=0), np.ptp(X, axis=0)
+        X = (X - lo) / np.where(span > 0, span, 1.0)
+        y, origin = np.asarray(y), None
+    else:
         raise ValueError(f"unknown dataset {dataset!r}; choose one of: {', '.join(dataset_names())}.")
-    X, y, classes = _load_real(dataset)
-    lo, span = X.min(axis=0), np.ptp(X, axis=0)
-    X = (X - lo) / np.where(span > 0, span, 1.0)
-    return Data(dataset, X, np.asarray(y), classes, None)
+    return Data(dataset, X, y, classes, origin, start=pca(X, 2, random_state=seed))
 
 
-def n_jobs(n: int) -> int:
-    """openTSNE threads for ``n`` points: one below ``PARALLEL_FROM``, all cores above.
+def n_jobs(n: int, sharing: int = 1) -> int:
+    """openTSNE threads for ``n`` points when ``sharing`` embeddings run at once.
 
-    For a few thousand points the Barnes-Hut step is too short to gain from
-    threads, and openTSNE's thread pool slows down badly when the cores are
-    busy with other work.
+    One thread below ``PARALLEL_FROM`` points; above, the cores split between
+    the embeddings. openTSNE's threads wait for each other every iteration, so
+    they slow down badly (2-3x measured) when another job holds one of the
+    cores: never ask for more threads than there are cores to spare.
     """
-    return 1 if n < PARALLEL_FROM else -1
+    if n < PARALLEL_FROM:
+        return 1
+    return max(1, (os.cpu_count() or 1) // sharing)
 
 
 def _data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
@@ -166,7 +188,7 @@ def _data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
 
 
 def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
-               method: str = "anne", seed: int = 0):
+               method: str = "anne", seed: int = 0, threads: int | None = None):
     """openTSNE affinities of ``kernel`` ("gk" or "ik") for ``X``, and a dict describing them.
 
     Settings too large for ``n`` points are capped, and the dict reports the
@@ -181,7 +203,7 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
             raise ValueError(f"perplexity must be positive; got {perplexity}.")
         # exact neighbours while affordable, so approximate search cannot blur the comparison
         aff = PerplexityBasedNN(X, perplexity=min(perplexity, (n - 1) / 3), method="exact" if n <= 20_000 else "auto",
-                                n_jobs=n_jobs(n), random_state=seed)
+                                n_jobs=threads or n_jobs(n), random_state=seed)
         return aff, {"perplexity": float(aff.effective_perplexity_), "neighbours": int(aff.knn_index.k)}
     if kernel == "ik":
         # with psi near n most cells hold one point and most similarities are 0: cap at n / 2
@@ -191,13 +213,19 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
     raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
 
 
-class _Recorder:
-    """openTSNE callback that keeps every frame and forwards it to ``on_frame``."""
+class Cancelled(Exception):
+    """Raised inside an optimisation whose ``stop`` event was set."""
 
-    def __init__(self, offset, total, frames, on_frame):
-        self.offset, self.total, self.frames, self.on_frame = offset, total, frames, on_frame
+
+class _Recorder:
+    """openTSNE callback that keeps every frame, forwards it to ``on_frame`` and honours ``stop``."""
+
+    def __init__(self, offset, total, frames, on_frame, stop):
+        self.offset, self.total, self.frames, self.on_frame, self.stop = offset, total, frames, on_frame, stop
 
     def __call__(self, iteration, error, embedding):
+        if self.stop is not None and self.stop.is_set():
+            raise Cancelled
         it = self.offset + iteration
         self.frames.append((it, float(error), np.array(embedding, dtype=np.float32)))
         if self.on_frame is not None:
@@ -206,13 +234,16 @@ class _Recorder:
 
 
 def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
-             seed: int = 0, on_frame: Callable | None = None):
+             seed: int = 0, on_frame: Callable | None = None, start: np.ndarray | None = None,
+             threads: int | None = None, stop: threading.Event | None = None):
     """Run openTSNE's standard two-phase optimisation on ``aff``; return (coords, frames).
 
-    Same schedule as ``openTSNE.TSNE().fit``: PCA start, ``exaggeration_iter``
-    iterations with early exaggeration 12, then ``n_iter`` plain ones.
-    ``on_frame(iteration, total, coords)`` is called every ``frame_every``
-    iterations (for a live view); frames are (iteration, KL, coords) tuples.
+    Same schedule as ``openTSNE.TSNE().fit``: PCA start (or ``start``),
+    ``exaggeration_iter`` iterations with early exaggeration 12, then ``n_iter``
+    plain ones. ``on_frame(iteration, total, coords)`` is called every
+    ``frame_every`` iterations (for a live view); frames are (iteration, KL,
+    coords) tuples. Setting ``stop`` ends the run at the next frame by raising
+    :class:`Cancelled`.
     """
     from openTSNE import TSNE
 
@@ -220,8 +251,8 @@ def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 
         raise ValueError(f"frame_every must be at least 1; got {frame_every}.")
     if exaggeration_iter < 0 or n_iter < 1:
         raise ValueError("exaggeration_iter must be >= 0 and n_iter >= 1.")
-    tsne = TSNE(n_jobs=n_jobs(X.shape[0]), random_state=seed)
-    emb = tsne.prepare_initial(X, aff, initialization="pca")
+    tsne = TSNE(n_jobs=threads or n_jobs(X.shape[0]), random_state=seed)
+    emb = tsne.prepare_initial(X, aff, initialization="pca" if start is None else start)
     total = exaggeration_iter + n_iter
     frames = [(0, math.nan, np.array(emb, dtype=np.float32))]
     if on_frame is not None:
@@ -233,7 +264,7 @@ def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 
         if iters == 0:
             continue
         emb.optimize(n_iter=iters, exaggeration=exaggeration, momentum=momentum, inplace=True,
-                     callbacks=_Recorder(offset, total, frames, on_frame), callbacks_every_iters=frame_every)
+                     callbacks=_Recorder(offset, total, frames, on_frame, stop), callbacks_every_iters=frame_every)
         offset += iters
     # openTSNE calls back before an iteration's update, so the last frame can be one step early
     final = (total, frames[-1][1] if frames[-1][0] == total else math.nan, np.array(emb, dtype=np.float32))
@@ -267,17 +298,23 @@ def scores(data: Data, coords: np.ndarray, k: int = 5) -> dict:
 def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluster: int = 500,
           seed: int = 0, perplexity: float = 30.0, psi: int = 100, t: int = 200, method: str = "anne",
           exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
-          on_frame: Callable | None = None) -> Embedding:
+          on_frame: Callable | None = None, sharing: int = 1,
+          stop: threading.Event | None = None) -> Embedding:
     """t-SNE of one dataset with one kernel's affinities (``perplexity`` for GK; ``psi, t, method`` for IK).
 
-    ``on_frame(iteration, total, coords)`` sees the optimisation as it runs.
+    ``on_frame(iteration, total, coords)`` sees the optimisation as it runs;
+    ``sharing`` embeddings run at once (see :func:`n_jobs`); ``stop`` cancels
+    (see :func:`optimise`).
     """
     data = _data(dataset, w, n_per_cluster, seed)
+    threads = n_jobs(len(data.labels), sharing)
     start = time.perf_counter()
-    aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=seed)
+    aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=seed,
+                           threads=threads)
     mid = time.perf_counter()
     coords, frames = optimise(aff, data.X, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
-                              frame_every=frame_every, seed=seed, on_frame=on_frame)
+                              frame_every=frame_every, seed=seed, on_frame=on_frame, start=data.start,
+                              threads=threads, stop=stop)
     end = time.perf_counter()
     return Embedding(
         kernel, coords,
@@ -301,11 +338,61 @@ def kernel_params(p: Params, kernel: str) -> dict:
     return {**common, "psi": p.psi, "t": p.t, "method": p.method}
 
 
+def embed_concurrently(jobs: dict[str, dict]) -> Iterator[tuple]:
+    """Run ``embed(kernel, **settings)`` for every ``kernel: settings`` of ``jobs``, each in its own thread.
+
+    openTSNE's Barnes-Hut step and the IK kernels release the GIL, so the two
+    kernels of a view take the time of the slower one instead of the sum on
+    two cores. Events are yielded in the calling thread (which can draw them):
+    ``("frame", kernel, iteration, total, coords)`` as each optimisation runs
+    and ``("done", kernel, Embedding)`` at its end. An error in a job is raised
+    here; closing the generator early stops the remaining jobs at their next frame.
+    """
+    if not jobs:
+        return
+    events: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def work(kernel: str, settings: dict) -> None:
+        try:
+            result = embed(kernel, **settings, sharing=len(jobs), stop=stop,
+                           on_frame=lambda it, total, coords: events.put(("frame", kernel, it, total, coords)))
+            events.put(("done", kernel, result))
+        except BaseException as error:  # noqa: BLE001 - handed to the calling thread, which raises it
+            events.put(("error", kernel, error))
+
+    pool = ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="tsne")
+    try:
+        for kernel, settings in jobs.items():
+            pool.submit(work, kernel, settings)
+        running = len(jobs)
+        while running:
+            event = events.get()
+            if event[0] == "error":
+                if isinstance(event[2], Cancelled):
+                    running -= 1
+                    continue
+                raise event[2]
+            running -= event[0] == "done"
+            yield event
+    finally:
+        stop.set()
+        pool.shutdown(wait=True)
+
+
 def run(p: Params = Params(), on_frame: Callable | None = None) -> Result:
-    """Embed ``p.dataset`` with Gaussian and with Isolation Kernel affinities."""
+    """Embed ``p.dataset`` with Gaussian and with Isolation Kernel affinities (both at once).
+
+    ``on_frame(kernel, iteration, total, coords)`` sees both optimisations as they run.
+    """
     data = _data(p.dataset, p.w, p.n_per_cluster, p.seed)
-    embeddings = {k: embed(k, on_frame=on_frame, **kernel_params(p, k)) for k in KERNELS}
-    return Result(p, data.labels, data.classes, data.origin, embeddings)
+    embeddings = {}
+    for event in embed_concurrently({k: kernel_params(p, k) for k in KERNELS}):
+        if event[0] == "done":
+            embeddings[event[1]] = event[2]
+        elif on_frame is not None:
+            on_frame(*event[1:])
+    return Result(p, data.labels, data.classes, data.origin, {k: embeddings[k] for k in KERNELS})
 
 
 def search(p: Params, values=PAPER_SEARCH, embed_fn: Callable = embed,

@@ -30,7 +30,7 @@ from threadpoolctl import ThreadpoolController
 from .._validation import check_dense_size, check_matrix
 from ._cells import count_shared_cells
 from ._itree import build_forest, route
-from ._voronoi import nearest_centres, pack_centres
+from ._voronoi import nearest_centres, pack_centres, unpack_centres
 
 METHODS = ("anne", "iforest")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
@@ -50,6 +50,31 @@ class Partition:
     centres: np.ndarray
     boxes: np.ndarray | None
     bounds: np.ndarray
+
+
+class _Span:
+    """Coordinates in an orthonormal basis of the span of the rows a Voronoi kernel was fitted on.
+
+    Voronoi (aNNE) cells depend only on the distances to the sampled rows,
+    which lie in that span. For any point, the part orthogonal to the span adds
+    the same amount to its distance to every sampled row, so its nearest one
+    does not change: cells computed on span coordinates are the cells. When
+    d > n (the w-Gaussians have d = 10,000 for n = 1,000) each cell lookup
+    costs t * psi * rank instead of t * psi * d. The basis comes from the
+    n x n Gram matrix (one product and a small eigendecomposition), not from a
+    d-dimensional QR or SVD, which is many times slower.
+    """
+
+    def __init__(self, X: np.ndarray):
+        lam, U = np.linalg.eigh(X @ X.T)
+        keep = lam > lam.max() * X.shape[0] * np.finfo(float).eps
+        self.coords = U[:, keep] * np.sqrt(lam[keep])          # X @ basis, without a second product
+        self.basis = X.T @ (U[:, keep] / np.sqrt(lam[keep]))  # (d, rank), orthonormal columns
+
+    @staticmethod
+    def pays(n: int, d: int, t: int, psi: int) -> bool:
+        """Whether the basis costs less than it saves on the fitted rows' own cells (flop estimate)."""
+        return d > n and t * psi * (d - n) > d * n + 10 * n * n
 
 
 @lru_cache(maxsize=1)
@@ -154,11 +179,17 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
             idx[k] = rng.choice(n, size=psi, replace=False)
         self.psi_ = psi
         self.n_features_in_ = d
-        self.samples_ = X[idx]
         self.bounds_ = np.vstack([X.min(axis=0), X.max(axis=0)])
+        for stale in ("_samples", "_centres", "_span"):
+            self.__dict__.pop(stale, None)
         if self.method == "anne":
-            self._centres, self._sq_norms = pack_centres(self.samples_, _GROUP_WIDTH)
+            if _Span.pays(n, d, t, psi):
+                self._span = _Span(X)
+                X = self._span.coords
+            # only the packed centres are kept; samples_ unpacks them when asked
+            self._centres, self._sq_norms = pack_centres(X, idx, _GROUP_WIDTH)
         else:
+            self._samples = X[idx]
             self.max_depth_ = math.ceil(math.log2(psi)) if depth == -2 else depth
             uniforms = rng.random((t, psi, 2))
             m = 2 * psi - 1
@@ -167,13 +198,27 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
             self._left = np.zeros((t, m), dtype=np.int64)
             self._leaf = np.full((t, m), -1, dtype=np.int64)
             self.n_leaves_ = np.zeros(t, dtype=np.int64)
-            build_forest(self.samples_, uniforms, self.max_depth_, self._feature, self._threshold,
+            build_forest(self._samples, uniforms, self.max_depth_, self._feature, self._threshold,
                          self._left, self._leaf, self.n_leaves_)
         return self
 
+    @property
+    def samples_(self) -> np.ndarray:
+        """The sampled points of each partitioning, (t, psi_, n_features_in_).
+
+        For the Voronoi kernel they are rebuilt from the packed centres on each
+        access (t * psi_ * d values): read it once, not in a loop.
+        """
+        if "_samples" in self.__dict__:
+            return self._samples
+        if "_centres" in self.__dict__:
+            centres = unpack_centres(self._centres, self.psi_, int(self.t))
+            return centres @ self._span.basis.T if "_span" in self.__dict__ else centres
+        raise AttributeError("samples_ exists once the kernel is fitted.")
+
     # ------------------------------------------------------------ transform
     def _check_X(self, X, name="X") -> np.ndarray:
-        check_is_fitted(self, "samples_")
+        check_is_fitted(self, "psi_")
         X = check_matrix(X, name)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
@@ -188,6 +233,8 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         dtype = np.int32 if self.t * max(stride, 1) < 2**31 - 1 else np.int64
         out = np.empty((n, self.t), dtype=dtype)
         if self.method == "anne":
+            if "_span" in self.__dict__:
+                X = X @ self._span.basis
             # BLAS must not start threads of its own inside numba's parallel tiles
             with _blas().limit(limits=1, user_api="blas"):
                 nearest_centres(X, self._centres, self._sq_norms, self.psi_, self.t, stride, _ROW_BLOCK, out)
@@ -201,7 +248,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
 
     def transform(self, X) -> sp.csr_matrix:
         """Map ``X`` to the sparse binary feature space: CSR of shape (n, t * psi_), t ones per row."""
-        check_is_fitted(self, "samples_")
+        check_is_fitted(self, "psi_")
         columns = self._index(X, self.psi_)
         n, t = columns.shape
         indptr = np.arange(0, n * t + 1, t, dtype=np.int64 if n * t >= 2**31 - 1 else columns.dtype)
@@ -229,7 +276,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         ``bounds`` (2, d) clips the iForest boxes; default: the fitted data's
         bounding box.
         """
-        check_is_fitted(self, "samples_")
+        check_is_fitted(self, "psi_")
         if not 0 <= k < self.t:
             raise ValueError(f"partitioning index must be in [0, {self.t - 1}]; got {k}.")
         bounds = self.bounds_ if bounds is None else np.asarray(bounds, dtype=float)
@@ -251,7 +298,15 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
                 lo_r[f] = max(lo[f], s)
                 stack.append((self._left[k, node], lo, hi_l))
                 stack.append((self._left[k, node] + 1, lo_r, hi))
-        return Partition(self.method, self.samples_[k].copy(), boxes, bounds)
+        return Partition(self.method, self._centres_of(k), boxes, bounds)
+
+    def _centres_of(self, k: int) -> np.ndarray:
+        if "_samples" in self.__dict__:
+            return self._samples[k].copy()
+        per_group = self._centres.shape[2] // self.psi_
+        grp, member = divmod(k, per_group)
+        centres = self._centres[grp][:, member * self.psi_:(member + 1) * self.psi_].T
+        return centres @ self._span.basis.T if "_span" in self.__dict__ else centres.copy()
 
 
 def similarity_from_cells(cells_x: np.ndarray, cells_y: np.ndarray, psi: int,
