@@ -131,7 +131,8 @@ def _online() -> Entry:
         return {**exp.run_repro(p), "_n": p.n}
 
     return Entry("online", "lu2016 §7, Table 5; wang2017",
-                 "final mistake rate and seconds of FOGD, NOGD, IK+OGD, RandLocal+OGD (mean, std over orders)",
+                 "final mistake rate and seconds of FOGD, NOGD, IK+OGD, RandLocal+OGD "
+                 "(mean, std over orders; η tuned per method)",
                  exp.ReproParams, run, figures,
                  lambda result: {"results": {k: v for k, v in result.items() if not k.startswith("_")}},
                  quick={"datasets": ("spambase",), "n": 2000, "n_seeds": 2})

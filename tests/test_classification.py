@@ -242,3 +242,15 @@ def test_online_run_table_and_bad_method():
     assert [r["method"] for r in res.table()] == ["FOGD", "NOGD", "IK+OGD", "RandLocal+OGD"]
     with pytest.raises(ValueError, match="method"):
         onl.run_method("SGD", *onl.make_stream("density-ratio", 100, 0), onl.Params())
+
+
+def test_step_sizes_are_tuned_per_learner_on_a_separate_stream():
+    p = onl.Params(dataset="density-ratio", n=1000, prefix=200, tune_eta=True, methods=("FOGD", "IK+OGD"))
+    best, rates = onl.tune_eta("FOGD", p)
+    assert set(rates) == set(onl.ETAS) and rates[best] == min(rates.values())
+    assert max(rates.values()) > rates[best]              # the step size matters on this stream
+    X, y = onl.make_stream("density-ratio", 1000, p.seed + 1)  # the tuning stream is not the reported one
+    assert not np.array_equal(X, onl.make_stream("density-ratio", 1000, p.seed)[0])
+    res = onl.run(p)
+    assert res.etas[0] == best and [r["η"] for r in res.table()] == list(res.etas)
+    assert onl.run(onl.Params(dataset="density-ratio", n=1000, prefix=200, eta=0.02)).etas == (0.02,) * 4

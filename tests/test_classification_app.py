@@ -32,9 +32,15 @@ def test_controls_change_the_output_and_the_url():
     at.select_slider(key="_w_ratio").set_value(1).run()
     assert not at.exception and at.query_params["ratio"] == "1"
     assert tables(at)[0]["FPR"].tolist() != before
+    online = tables(at)[1]
+    assert set(online["η"]) <= {2.0, 0.2, 0.02, 0.002, 0.0002}   # tuned per learner by default
+    assert at.select_slider(key="_w_eta").disabled
+    at.toggle(key="_w_tune_eta").set_value(False).run()
+    assert at.query_params["tune_eta"] in ("False", "false", "0") and not at.select_slider(key="_w_eta").disabled
     mistakes = tables(at)[1]["final mistake rate"].tolist()
     at.select_slider(key="_w_eta").set_value(2.0).run()
     assert at.query_params["eta"] == "2.0" and tables(at)[1]["final mistake rate"].tolist() != mistakes
+    assert set(tables(at)[1]["η"]) == {2.0}
 
 
 def test_shared_link_restores_the_view():

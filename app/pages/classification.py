@@ -51,9 +51,12 @@ stream = st.cache_data(max_entries=10, show_spinner=False)(onl.make_stream)
 
 
 @st.cache_data(max_entries=100, show_spinner=False)
-def learn(method, p):
+def learn(method, p, eta):
     X, y = stream(p.dataset, p.n, p.seed, p.ratio, p.w)
-    return onl.run_method(method, X, y, p)
+    return onl.run_method(method, X, y, p, eta)
+
+
+step_size = st.cache_data(max_entries=100, show_spinner=False)(onl.step_size)
 
 
 def svm_tab():
@@ -223,22 +226,31 @@ def online_tab():
                             options=[25, 50, 100, 200, 400])
         anchors = ui.control(st.select_slider, "max anchors per set (RandLocal)", "anchors", 1024,
                              options=[64, 128, 256, 512, 1024])
+        tune = ui.control(st.toggle, "tune η per learner", "tune_eta", True,
+                          help=f"lu2016 tunes each learner's step size. Each η in "
+                               f"{{{', '.join(f'{e:g}' for e in onl.ETAS)}}} is tried on a separate "
+                               f"{onl.TUNING_EXAMPLES:,}-example stream (the same data in another order) "
+                               "and the one with the fewest mistakes is used.")
         eta = ui.control(st.select_slider, "η (step size, all learners)", "eta", 0.2,
-                         options=[0.0002, 0.002, 0.02, 0.2, 2.0],
-                         help="lu2016 picks η from {2, 0.2, …, 0.0002}.")
+                         options=sorted(onl.ETAS), disabled=tune,
+                         help="Used by every learner when η is not tuned.")
     p = onl.Params(dataset=dataset, n=int(n), D=int(D), B=int(B), gamma=float(gamma), psi=int(psi), t=int(t),
-                   n_sets=int(n_sets), max_anchors=int(anchors), eta=float(eta), prefix=int(prefix), seed=int(seed))
+                   n_sets=int(n_sets), max_anchors=int(anchors), eta=float(eta), prefix=int(prefix), seed=int(seed),
+                   tune_eta=bool(tune))
     with ui.guarded("the online learners"):
         bar = st.progress(0.0, text="Learning…")
-        results = []
+        results, etas = [], []
         for i, m in enumerate(METHODS):
+            if tune:
+                bar.progress(i / len(METHODS), text=f"{m}: trying {len(onl.ETAS)} step sizes…")
+            etas.append(step_size(m, p))
             bar.progress(i / len(METHODS), text=f"{m}…")
-            results.append(learn(m, p))
+            results.append(learn(m, p, etas[-1]))
         bar.empty()
-        result = onl.Result(p, tuple(results))
+        result = onl.Result(p, tuple(results), tuple(etas))
         st.plotly_chart(plots.mistake_curve_figure(result), key="mistakes")
         st.dataframe([{"method": r["method"], "final mistake rate": round(r["mistake rate"], 4),
-                       "seconds": round(r["seconds"], 3), "examples/s": int(r["examples/s"]),
+                       "η": r["η"], "seconds": round(r["seconds"], 3), "examples/s": int(r["examples/s"]),
                        "features": r["features"]} for r in result.table()], hide_index=True)
         if not ui.presenting():
             st.caption("One pass, each example predicted before its label is used (lu2016 §7). Seconds include "

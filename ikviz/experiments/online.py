@@ -24,7 +24,8 @@ class Params:
     ``dataset`` is "density-ratio" (``n`` points at ``ratio``:1), "w-gaussians" (w = ``w``) or a
     bundled real dataset (features min-max scaled to [0, 1], as usual for online learners).
     The stream is a seeded permutation of the rows, truncated to ``n`` rows. The Gaussian
-    kernel of FOGD and NOGD is exp(-gamma |x - y|^2); ``eta`` is every learner's step size.
+    kernel of FOGD and NOGD is exp(-gamma |x - y|^2); ``eta`` is every learner's step size,
+    unless ``tune_eta``: then each learner gets its own from :data:`ETAS` (see :func:`tune_eta`).
     """
 
     dataset: str = "ijcnn1-10k"
@@ -42,6 +43,13 @@ class Params:
     eta: float = 0.2
     prefix: int = 1000
     seed: int = 0
+    tune_eta: bool = False
+
+
+#: lu2016's step sizes {2, 0.2, ..., 0.0002}
+ETAS = (2.0, 0.2, 0.02, 0.002, 0.0002)
+#: examples of the separate stream each step size is tried on
+TUNING_EXAMPLES = 2000
 
 
 def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 10):
@@ -59,52 +67,76 @@ def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 1
     return X[order], y[order]
 
 
-def run_method(method: str, X, y, p: Params) -> StreamResult:
-    """One pass of ``method`` (see :data:`ikviz.learn.METHODS`) over the stream (X, y)."""
+def run_method(method: str, X, y, p: Params, eta: float | None = None) -> StreamResult:
+    """One pass of ``method`` (see :data:`ikviz.learn.METHODS`) over (X, y) with step size ``eta`` or ``p.eta``."""
+    eta = p.eta if eta is None else eta
     if method == "FOGD":
-        return fogd(X, y, n_components=p.D, gamma=p.gamma, eta=p.eta, seed=p.seed)
+        return fogd(X, y, n_components=p.D, gamma=p.gamma, eta=eta, seed=p.seed)
     if method == "NOGD":
-        return nogd(X, y, budget=p.B, gamma=p.gamma, eta=p.eta)
+        return nogd(X, y, budget=p.B, gamma=p.gamma, eta=eta)
     if method == "IK+OGD":
-        return ik_ogd(X, y, psi=p.psi, t=p.t, eta=p.eta, prefix=p.prefix, seed=p.seed)
+        return ik_ogd(X, y, psi=p.psi, t=p.t, eta=eta, prefix=p.prefix, seed=p.seed)
     if method == "RandLocal+OGD":
-        return randlocal_ogd(X, y, n_sets=p.n_sets, max_anchors=p.max_anchors, eta=p.eta, prefix=p.prefix,
-                             seed=p.seed)
+        return randlocal_ogd(X, y, n_sets=p.n_sets, max_anchors=p.max_anchors, eta=eta,
+                             prefix=p.prefix, seed=p.seed)
     raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+
+
+def tune_eta(method: str, p: Params) -> tuple[float, dict[float, float]]:
+    """The step size of :data:`ETAS` with the fewest mistakes for ``method``, and each one's mistake rate.
+
+    lu2016 tunes every learner's step size by cross-validation on its training
+    data. A stream has no held-out part, so each step size is tried on a
+    separate stream: the same data in another seeded order (fresh points for
+    the generated data), at most :data:`TUNING_EXAMPLES` long. The stream the
+    page reports is never used to choose.
+    """
+    X, y = make_stream(p.dataset, min(p.n, TUNING_EXAMPLES), p.seed + 1, p.ratio, p.w)
+    rates = {eta: run_method(method, X, y, p, eta).mistake_rate for eta in ETAS}
+    return min(rates, key=rates.get), rates
+
+
+def step_size(method: str, p: Params) -> float:
+    """``method``'s step size under ``p``: tuned (:func:`tune_eta`) or ``p.eta``."""
+    return tune_eta(method, p)[0] if p.tune_eta else p.eta
 
 
 @dataclass(frozen=True)
 class Result:
     params: Params
     results: tuple  # StreamResult per method
+    etas: tuple = ()  # the step size each method used (default: params.eta for all)
 
     def table(self) -> list[dict]:
-        """Final mistake rate, seconds, examples per second and feature count per method."""
+        """Final mistake rate, step size, seconds, examples per second and feature count per method."""
         n = self.results[0].mistakes.size if self.results else 0
-        return [{"method": r.method, "mistake rate": r.mistake_rate, "seconds": r.seconds,
+        etas = self.etas or (self.params.eta,) * len(self.results)
+        return [{"method": r.method, "mistake rate": r.mistake_rate, "η": eta, "seconds": r.seconds,
                  "examples/s": n / r.seconds if r.seconds > 0 else float("inf"), "features": r.n_features}
-                for r in self.results]
+                for r, eta in zip(self.results, etas)]
 
 
 def run(p: Params, progress=None) -> Result:
     """Run every method of ``p`` on the same stream; ``progress(fraction)`` after each method."""
     X, y = make_stream(p.dataset, p.n, p.seed, p.ratio, p.w)
-    out = []
+    out, etas = [], []
     for i, m in enumerate(p.methods):
-        out.append(run_method(m, X, y, p))
+        etas.append(step_size(m, p))
+        out.append(run_method(m, X, y, p, etas[-1]))
         if progress:
             progress((i + 1) / len(p.methods))
-    return Result(p, tuple(out))
+    return Result(p, tuple(out), tuple(etas))
 
 
 @dataclass(frozen=True)
 class ReproParams:
-    """lu2016 §7 style: each method on several streams, ``n_seeds`` random orders each."""
+    """lu2016 §7 style: each method on several streams, ``n_seeds`` random orders each, η tuned per method."""
 
     datasets: tuple = ("ijcnn1-10k", "spambase", "letter")
     n: int = 10000
     n_seeds: int = 5
     seed: int = 0
+    tune_eta: bool = True
 
 
 def run_repro(p: ReproParams) -> dict:
@@ -113,7 +145,7 @@ def run_repro(p: ReproParams) -> dict:
     for name in p.datasets:
         per = {m: ([], []) for m in METHODS}
         for s in range(p.seed, p.seed + p.n_seeds):
-            res = run(Params(dataset=name, n=p.n, seed=s))
+            res = run(Params(dataset=name, n=p.n, seed=s, tune_eta=p.tune_eta))
             for r in res.results:
                 per[r.method][0].append(r.mistake_rate)
                 per[r.method][1].append(r.seconds)
