@@ -6,17 +6,19 @@ import ui
 
 st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/forest:", layout="wide")
 
+# The page scripts live in views/, not pages/: Streamlit still serves a pages/ directory's scripts
+# on their own (no sidebar, no shared controls) when a link such as /classification names one.
 pages = [
-    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-    st.Page("pages/kernel_shapes.py", title="Kernel shapes", icon=":material/blur_on:", url_path="kernel-shapes"),
-    st.Page("pages/density.py", title="Density adaptivity", icon=":material/scatter_plot:", url_path="density"),
-    st.Page("pages/curse_of_dimensionality.py", title="Curse of dimensionality", icon=":material/view_in_ar:",
+    st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("views/kernel_shapes.py", title="Kernel shapes", icon=":material/blur_on:", url_path="kernel-shapes"),
+    st.Page("views/density.py", title="Density adaptivity", icon=":material/scatter_plot:", url_path="density"),
+    st.Page("views/curse_of_dimensionality.py", title="Curse of dimensionality", icon=":material/view_in_ar:",
             url_path="curse-of-dimensionality"),
-    st.Page("pages/clustering.py", title="Clustering lab", icon=":material/bubble_chart:", url_path="clustering"),
-    st.Page("pages/classification.py", title="Classification lab", icon=":material/call_split:",
+    st.Page("views/clustering.py", title="Clustering lab", icon=":material/bubble_chart:", url_path="clustering"),
+    st.Page("views/classification.py", title="Classification lab", icon=":material/call_split:",
             url_path="classification"),
-    st.Page("pages/tsne.py", title="t-SNE", icon=":material/grain:", url_path="tsne"),
-    st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
+    st.Page("views/tsne.py", title="t-SNE", icon=":material/grain:", url_path="tsne"),
+    st.Page("views/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
 ]
 page = st.navigation(pages)
 

@@ -37,7 +37,7 @@ STEPS = {"kernel_shapes": [
 def main(page: str, repeats: int = 3) -> None:
     at = AppTest.from_file(HOME, default_timeout=300)
     at.run()
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"views/{page}.py")
     start = time.perf_counter()
     at.run()
     print(f"{page}: first render (cold caches): {time.perf_counter() - start:.2f} s")

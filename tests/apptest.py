@@ -8,7 +8,7 @@ HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
 
 
 def open_page(page: str | None = None, *, session: dict | None = None, timeout: int = 300, **query) -> AppTest:
-    """Run the app with ``query`` as URL parameters, switch to ``pages/<page>.py``, check for exceptions.
+    """Run the app with ``query`` as URL parameters, switch to ``views/<page>.py``, check for exceptions.
 
     ``session`` values are put into session state before switching (e.g. an
     uploaded file's bytes). The generous timeout covers loading numba's
@@ -21,7 +21,7 @@ def open_page(page: str | None = None, *, session: dict | None = None, timeout: 
     for key, value in (session or {}).items():
         at.session_state[key] = value
     if page:
-        at.switch_page(f"pages/{page}.py")
+        at.switch_page(f"views/{page}.py")
         at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

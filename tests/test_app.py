@@ -16,6 +16,14 @@ def test_home_explains_ik_and_lists_pages():
     assert at.toggle(key="_w_present").value is False
 
 
+def test_no_pages_directory_beside_the_entry_script():
+    # Streamlit serves a pages/ directory's scripts bare (no navigation, no shared controls) when a
+    # shared link such as /classification names one, even with st.navigation: keep them in views/
+    from pathlib import Path
+    app = Path(__file__).resolve().parents[1] / "app"
+    assert (app / "views").is_dir() and not (app / "pages").exists()
+
+
 def test_kernel_shapes_renders_all_panels_and_keeps_state_in_url():
     at = open_page("kernel_shapes")
     assert len(charts(at)) == 6  # five kernels and the sharpness figure
@@ -62,6 +70,6 @@ def test_extreme_settings_render(t):
 
 def test_pages_keep_separate_values_for_the_same_parameter():
     at = open_page("kernel_shapes", psi="1024")
-    at.switch_page("pages/density.py").run()
+    at.switch_page("views/density.py").run()
     assert not at.exception
     assert at.select_slider(key="_w_psi").value == 32  # the density page's own default, not 1024

@@ -227,9 +227,10 @@ def test_figures_mark_the_origin_and_animate_both_panels():
 def test_search_covers_the_paper_range_for_both_kernels():
     calls = []
 
-    def fake_embed(kernel, **kw):
-        calls.append((kernel, kw.get("perplexity"), kw.get("psi")))
-        return exp.Embedding(kernel, None, None, None, None, {"knn_accuracy": 1.0, "silhouette": 0.5}, {})
+    def fake_embed(jobs):
+        calls.extend((kernel, kw.get("perplexity"), kw.get("psi")) for kernel, kw in jobs.items())
+        return {k: exp.Embedding(k, None, None, None, None, {"knn_accuracy": 1.0, "silhouette": 0.5}, {})
+                for k in jobs}
 
     out = exp.search(exp.Params(), embed_fn=fake_embed)
     assert set(out) == {"gk", "ik"} and sorted(out["gk"]) == list(exp.PAPER_SEARCH)

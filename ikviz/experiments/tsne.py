@@ -395,22 +395,27 @@ def run(p: Params = Params(), on_frame: Callable | None = None) -> Result:
     return Result(p, data.labels, data.classes, data.origin, {k: embeddings[k] for k in KERNELS})
 
 
-def search(p: Params, values=PAPER_SEARCH, embed_fn: Callable = embed,
+def embed_all(jobs: dict[str, dict]) -> dict[str, Embedding]:
+    """:func:`embed_concurrently` without the live events: ``{kernel: Embedding}``."""
+    return {e[1]: e[2] for e in embed_concurrently(jobs) if e[0] == "done"}
+
+
+def search(p: Params, values=PAPER_SEARCH, embed_fn: Callable = embed_all,
            on_step: Callable | None = None) -> dict[str, dict[int, dict]]:
     """Scores over the paper's search range: perplexity (GK) and psi (IK) each set to every value.
 
-    Returns ``scores[kernel][value]``. ``embed_fn`` lets a caller pass a cached
-    :func:`embed`; ``on_step(done, total, kernel, value)`` reports progress.
+    Returns ``scores[kernel][value]``. ``embed_fn(jobs) -> {kernel: Embedding}``
+    embeds both kernels of one value (default :func:`embed_all`, at once; a
+    caller can pass a cached one); ``on_step(done, total, value)`` reports progress.
     """
     out: dict[str, dict[int, dict]] = {k: {} for k in KERNELS}
-    total, done = len(values) * len(KERNELS), 0
-    for value in values:
-        for kernel in KERNELS:
-            setting = {"perplexity": float(value)} if kernel == "gk" else {"psi": int(value)}
-            out[kernel][value] = embed_fn(kernel, **{**kernel_params(p, kernel), **setting}).scores
-            done += 1
-            if on_step is not None:
-                on_step(done, total, kernel, value)
+    for done, value in enumerate(values, 1):
+        jobs = {"gk": {**kernel_params(p, "gk"), "perplexity": float(value)},
+                "ik": {**kernel_params(p, "ik"), "psi": int(value)}}
+        for kernel, emb in embed_fn(jobs).items():
+            out[kernel][value] = emb.scores
+        if on_step is not None:
+            on_step(done, len(values), value)
     return out
 
 

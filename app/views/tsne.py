@@ -63,11 +63,6 @@ def animation(_result: exp.Result, key: tuple):
     return plots.animation_figure(_result)
 
 
-def cached_embed(kernel: str, **settings) -> exp.Embedding:
-    """:func:`exp.embed` through the cache, for the search-range scan."""
-    return compute_embeddings({kernel: settings})[kernel]
-
-
 def w_label(w: int) -> str:
     return f"{w:,} ★" if w in exp.PAPER_W else f"{w:,}"
 
@@ -213,10 +208,10 @@ with ui.guarded("the t-SNE embeddings"):
         if st.button("Run the search range", key="run_search"):
             bar = st.progress(0.0)
 
-            def on_step(done, total, kernel, value):
-                bar.progress(done / total, text=f"{exp.KERNELS[kernel]} at {value} ({done} of {total})")
+            def on_step(done, total, value):
+                bar.progress(done / total, text=f"perplexity and ψ = {value} done ({done} of {total})")
 
-            scan = exp.search(p, embed_fn=cached_embed, on_step=on_step)
+            scan = exp.search(p, embed_fn=compute_embeddings, on_step=on_step)
             bar.empty()
             st.plotly_chart(plots.search_figure(scan, w if synthetic else None), key="chart_search")
             rows = [{"setting": v, **{f"{k.upper()} {m}": round(scan[k][v][m], 3) for k in exp.KERNELS
