@@ -251,3 +251,24 @@ def test_voronoi_cells_in_the_span_of_the_fitted_rows_are_the_cells(monkeypatch)
     np.testing.assert_allclose(short.samples_, full.samples_, atol=1e-10)
     with pytest.raises(ValueError, match="3000 features"):
         short.cells(Y[:, :10])
+
+
+def test_cell_index_answers_similarity_and_neighbour_queries():
+    rng = np.random.default_rng(2)
+    X, Q = rng.random((200, 4)), rng.random((30, 4))
+    ik = IsolationKernel(psi=16, t=80, random_state=0).fit(X)
+    index = ik.index(X)
+    K = (ik.transform(Q) @ ik.transform(X).T).toarray() / 80          # from the feature map
+    np.testing.assert_allclose(index.similarity(ik.cells(Q)), K)
+    out = np.full((10, 200), 7.0)                                     # reused buffers are overwritten
+    index.similarity(index.cells[:10], out=out)
+    np.testing.assert_allclose(out, ik.similarity(X[:10], X))
+    idx, sim = index.neighbours(ik.cells(Q), k=5)
+    np.testing.assert_allclose(sim, -np.sort(-K, axis=1)[:, :5])
+    np.testing.assert_allclose(np.take_along_axis(K, idx, axis=1), sim)
+    own, _ = index.neighbours(k=5)
+    assert not np.any(own == np.arange(200)[:, None])                 # a row is not its own neighbour
+    with pytest.raises(ValueError, match="only 199 other rows"):
+        index.neighbours(k=200)
+    with pytest.raises(ValueError, match="positive integer"):
+        index.neighbours(k=0)

@@ -9,7 +9,7 @@ from openTSNE import TSNE
 
 from ikviz import IsolationKernel, reproduce
 from ikviz.data import w_gaussians
-from ikviz.embedding import (IsolationKernelAffinities, auto_neighbors, ik_neighbors, knn_accuracy,
+from ikviz.embedding import (IsolationKernelAffinities, auto_neighbors, knn_accuracy,
                              separation_scores, silhouette, trustworthiness)
 from ikviz.experiments import tsne as exp
 from ikviz.plots import tsne as plots
@@ -36,7 +36,7 @@ def brute_topk(X, k, **kw):
 def test_neighbours_are_the_most_ik_similar_rows(blobs, method):
     X, _ = blobs
     ik = IsolationKernel(psi=16, t=50, method=method, random_state=1).fit(X)
-    idx, sim = ik_neighbors(ik, ik.cells(X), None, 12)
+    idx, sim = ik.index(X).neighbours(k=12)
     assert idx.shape == sim.shape == (len(X), 12)
     assert not np.any(idx == np.arange(len(X))[:, None])           # never itself
     assert np.all(np.diff(sim, axis=1) <= 0)                         # best first
@@ -75,7 +75,7 @@ def test_high_dimensional_shortcut_matches_the_plain_kernel():
     K_new = ik_plain.similarity(new, X)
     np.testing.assert_allclose(1 - dist, -np.sort(-K_new, axis=1)[:, :9])
     assert "_span" in vars(aff.kernel_)
-    _, sim = ik_neighbors(aff.kernel_, aff._cells, None, 9)
+    _, sim = aff.index_.neighbours(k=9)
     np.testing.assert_allclose(sim, brute_topk(X, 9, psi=8, t=60, random_state=4))
 
 

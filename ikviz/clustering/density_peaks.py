@@ -27,7 +27,6 @@ import numpy as np
 
 from .._validation import check_matrix
 from ..kernels import IsolationKernel, local_scale
-from ..kernels._cells import count_shared_cells
 from ._dp import adaptive_gaussian_block, count_within, euclidean_block, follow_chain, nearest_denser
 
 #: default size of one streamed block of distances (rows x n float64)
@@ -65,14 +64,7 @@ class Distances:
         if measure == "ik":
             if not isinstance(kernel, IsolationKernel):
                 raise ValueError("measure='ik' needs kernel=<a fitted IsolationKernel>.")
-            cells = kernel.cells(self.X)
-            self._cells, self._t = cells, cells.shape[1]
-            # bucket the rows by cell once (as similarity_from_cells does per call), so each
-            # block costs only its shared-cell counts
-            self._order = np.ascontiguousarray(np.argsort(cells, axis=0, kind="stable").T)
-            counts = np.stack([np.bincount(cells[:, j], minlength=kernel.psi_) for j in range(self._t)])
-            self._starts = np.zeros((self._t, kernel.psi_ + 1), dtype=np.int64)
-            np.cumsum(counts, axis=1, out=self._starts[:, 1:])
+            self._index = kernel.index(self.X)  # bucketed once; each block costs only its shared-cell counts
         elif measure == "ag":
             self._scale = local_scale(self.X, None, k)
         self._whole = self._buffer = None
@@ -82,9 +74,8 @@ class Distances:
         """Write the distances of rows ``start:stop`` into ``out`` (rows, n), in place."""
         rows = self.X[start:stop]
         if self.measure == "ik":
-            out.fill(0.0)
-            count_shared_cells(self._cells[start:stop], self._order, self._starts, out)
-            out *= -1.0 / self._t
+            self._index.similarity(self._index.cells[start:stop], out=out)
+            out *= -1.0
             out += 1.0
             return out
         if self.X.shape[1] <= _DIRECT_MAX_FEATURES:
@@ -130,7 +121,8 @@ class Distances:
             # pair, which proves m = 1 exactly and saves a full pass over the n^2 distances.
             rng = np.random.default_rng(0)
             a, b = rng.integers(0, self.n, size=(2, min(20_000, self.n * self.n)))
-            if np.any((self._cells[a] == self._cells[b]).sum(axis=1) == 0):
+            cells = self._index.cells
+            if np.any((cells[a] == cells[b]).sum(axis=1) == 0):
                 self._max = 1.0
         if self._max is None:
             self._max = float(max(block.max() for _, block in self.blocks()))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,7 +25,6 @@ from openTSNE.affinity import Affinities
 
 from .._validation import check_matrix
 from ..kernels import IsolationKernel
-from ._topk import cell_buckets, top_shared
 
 #: the neighbour count "auto" never exceeds (memory and time grow linearly with it)
 MAX_AUTO_NEIGHBORS = 150
@@ -50,32 +48,6 @@ def _check_k(k, name="k_neighbors"):
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
         raise ValueError(f"{name} must be 'auto' or a positive integer; got {k!r}.")
     return int(k)
-
-
-def ik_neighbors(kernel: IsolationKernel, cells_ref: np.ndarray, X_new=None, k: int = 30):
-    """The ``k`` reference rows most IK-similar to each query row, and their similarities.
-
-    ``cells_ref`` are ``kernel.cells`` of the reference rows. With ``X_new=None``
-    the queries are the reference rows themselves and each row's own index is
-    excluded. Returns ``(indices, similarities)``, both (n_queries, k), sorted by
-    decreasing similarity; a row with fewer than ``k`` rows sharing any cell
-    with it is padded with index -1 and similarity 0.
-    """
-    n_ref = cells_ref.shape[0]
-    k = _check_k(k, "k")
-    exclude_self = X_new is None
-    limit = n_ref - 1 if exclude_self else n_ref
-    if k > limit:
-        raise ValueError(f"k={k} neighbours asked for, but there are only {limit} other rows.")
-    cells_q = cells_ref if exclude_self else kernel.cells(X_new)
-    order, starts = cell_buckets(cells_ref, kernel.psi_)
-    n_q = cells_q.shape[0]
-    idx = np.empty((n_q, k), dtype=np.int64)
-    cnt = np.empty((n_q, k), dtype=np.int64)
-    # a few chunks per core balance the load; each chunk reuses one O(n_ref) buffer
-    chunk = max(1, min(256, math.ceil(n_q / (4 * (os.cpu_count() or 1)))))
-    top_shared(np.ascontiguousarray(cells_q), order, starts, n_ref, k, exclude_self, chunk, idx, cnt)
-    return idx, cnt / kernel.t
 
 
 def _conditional(idx: np.ndarray, sim: np.ndarray, n_cols: int) -> sp.csr_matrix:
@@ -115,6 +87,8 @@ class IsolationKernelAffinities(Affinities):
         Joint probabilities: symmetric (with ``symmetrize``), zero diagonal, sums to 1.
     kernel_ : IsolationKernel
         The fitted kernel.
+    index_ : ikviz.kernels.CellIndex
+        The points bucketed by the kernel's cells (neighbour queries for new points).
     k_neighbors_ : int
         Neighbours kept per point.
     n_isolated_ : int
@@ -134,8 +108,8 @@ class IsolationKernelAffinities(Affinities):
                              else _check_k(k_neighbors))
         if self.k_neighbors_ > n - 1:
             raise ValueError(f"k_neighbors={self.k_neighbors_} must be less than the {n} points.")
-        self._cells = self.kernel_.cells(X)
-        idx, sim = ik_neighbors(self.kernel_, self._cells, None, self.k_neighbors_)
+        self.index_ = self.kernel_.index(X)
+        idx, sim = self.index_.neighbours(k=self.k_neighbors_)
         cond = _conditional(idx, sim, n)
         self.n_isolated_ = int(np.sum(cond.getnnz(axis=1) == 0))
         P = (cond + cond.T) / 2 if symmetrize else cond
@@ -171,7 +145,7 @@ class IsolationKernelAffinities(Affinities):
         if k_neighbors is None:
             k_neighbors = self.k_neighbors_ if perplexity is None else math.ceil(3 * perplexity)
         k = min(_check_k(k_neighbors), self._n)
-        idx, sim = ik_neighbors(self.kernel_, self._cells, X_new, k)
+        idx, sim = self.index_.neighbours(self.kernel_.cells(X_new), k)
         P = _conditional(idx, sim, self._n)
         if not return_distances:
             return P

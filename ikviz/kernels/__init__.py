@@ -1,12 +1,13 @@
 """Kernels: the Isolation Kernel and the data-independent kernels it is compared with."""
 
 from .classic import adaptive_gaussian, laplacian, laplacian_psi, linear, local_scale, rbf
-from .isolation import IsolationKernel, Partition, similarity_from_cells
+from .cell_index import CellIndex
+from .isolation import IsolationKernel, Partition
 from .neighbourhood import (lp_distance, lp_similarity, neighbour_sets, normalised_linear,
                             shared_neighbours)
 
 __all__ = [
-    "IsolationKernel", "Partition", "similarity_from_cells",
+    "IsolationKernel", "Partition", "CellIndex",
     "rbf", "laplacian", "laplacian_psi", "linear", "adaptive_gaussian", "local_scale",
     "lp_distance", "lp_similarity", "normalised_linear", "shared_neighbours", "neighbour_sets",
 ]

@@ -27,8 +27,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
 
-from .._validation import check_dense_size, check_matrix
-from ._cells import count_shared_cells
+from .._validation import check_matrix
+from .cell_index import CellIndex
 from ._itree import build_forest, route
 from ._voronoi import nearest_centres, pack_centres, unpack_centres
 
@@ -266,8 +266,13 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         ``transform`` and sparse products for large inputs.
         """
         cells_x = self.cells(X)
-        cells_y = cells_x if Y is None else self.cells(Y)
-        return similarity_from_cells(cells_x, cells_y, self.psi_, self.dense_budget)
+        if Y is None:
+            return CellIndex(cells_x, self.psi_).similarity(dense_budget=self.dense_budget)
+        return self.index(Y).similarity(cells_x, dense_budget=self.dense_budget)
+
+    def index(self, X) -> CellIndex:
+        """The rows of ``X`` bucketed by cell, for repeated similarity or nearest-neighbour queries."""
+        return CellIndex(self.cells(X), self.psi_)
 
     # -------------------------------------------------------------- drawing
     def partition(self, k: int = 0, bounds=None) -> Partition:
@@ -307,21 +312,3 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         grp, member = divmod(k, per_group)
         centres = self._centres[grp][:, member * self.psi_:(member + 1) * self.psi_].T
         return centres @ self._span.basis.T if "_span" in self.__dict__ else centres.copy()
-
-
-def similarity_from_cells(cells_x: np.ndarray, cells_y: np.ndarray, psi: int,
-                          dense_budget: int | None = None) -> np.ndarray:
-    """Dense IK matrix from two (n, t) cell-index arrays of the same fitted kernel."""
-    n_x, t = cells_x.shape
-    n_y = cells_y.shape[0]
-    check_dense_size(n_x, n_y, dense_budget, "The IK similarity matrix",
-                     "Use IsolationKernel.transform(X) and work with the sparse feature map instead.")
-    order = np.ascontiguousarray(np.argsort(cells_y, axis=0, kind="stable").T)
-    keys = (np.arange(t, dtype=np.int64) * psi)[None, :] + cells_y
-    counts = np.bincount(keys.ravel(), minlength=t * psi).reshape(t, psi)
-    starts = np.zeros((t, psi + 1), dtype=np.int64)
-    np.cumsum(counts, axis=1, out=starts[:, 1:])
-    out = np.zeros((n_x, n_y))
-    count_shared_cells(cells_x, order, starts, out)
-    out /= t
-    return out

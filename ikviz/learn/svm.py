@@ -20,7 +20,7 @@ from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
-from ..kernels import IsolationKernel, laplacian_psi, linear, rbf, similarity_from_cells
+from ..kernels import IsolationKernel, laplacian_psi, linear, rbf
 
 #: Kernels of the SVM lab: precomputed SVC for the first four, LinearSVC on Phi for the last.
 KERNELS = ("rbf", "laplacian", "ik", "linear", "ik-linear")
@@ -55,7 +55,7 @@ class KernelGram(TransformerMixin, BaseEstimator):
         if self.kernel == "ik":
             self.ik_ = IsolationKernel(psi=self.psi, t=self.t, method=self.ik_method,
                                        random_state=self.random_state).fit(self.X_fit_)
-            self.cells_fit_ = self.ik_.cells(self.X_fit_)
+            self.index_ = self.ik_.index(self.X_fit_)
         return self
 
     def transform(self, X):
@@ -67,7 +67,7 @@ class KernelGram(TransformerMixin, BaseEstimator):
             return laplacian_psi(X, self.X_fit_, psi=self.psi)
         if self.kernel == "linear":
             return linear(X, self.X_fit_)
-        return similarity_from_cells(self.ik_.cells(X), self.cells_fit_, self.ik_.psi_)
+        return self.index_.similarity(self.ik_.cells(X))
 
 
 def make_svm(kernel: str, C: float = 1.0, gamma: float = 1.0, psi: int = 16, t: int = 100,

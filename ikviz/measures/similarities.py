@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.metrics.pairwise import euclidean_distances
 
 from .._validation import check_matrix
-from ..kernels import IsolationKernel, local_scale, rbf, similarity_from_cells
+from ..kernels import IsolationKernel, local_scale, rbf
 from ..kernels.neighbourhood import lp_similarity, neighbour_sets, normalised_linear
 
 #: measure key -> label shown in figures
@@ -89,12 +89,11 @@ def fit_similarity(name: str, X, *, seed: int = 0, gamma: float | None = None, g
     if name == "ik":
         ref = X if ik_reference is None else check_matrix(ik_reference, "ik_reference")
         ik = IsolationKernel(psi=min(psi, ref.shape[0]), t=t, random_state=seed).fit(ref)
-        cells_x = ik.cells(X)
+        index = ik.index(X)
 
         def ik_sim(Q=None, rows=None):
             rows_or(Q, rows)
-            cells_q = cells_x[rows] if Q is None else ik.cells(check_matrix(Q, "Q"))
-            return similarity_from_cells(cells_q, cells_x, ik.psi_)
+            return index.similarity(index.cells[rows] if Q is None else ik.cells(check_matrix(Q, "Q")))
         return ik_sim
     if name == "snn":
         k = min(k_snn, n)
