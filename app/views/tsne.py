@@ -16,7 +16,7 @@ T_OPTIONS = [50, 100, 200, 500]
 LABELS = {k: v[0] for k, v in exp.SYNTHETIC.items()}
 
 
-LIVE_SECONDS = 0.4  # least time between two live redraws of one panel
+LIVE_GAP = 0.5  # seconds between two live redraws (of one panel, taking turns)
 load_data = st.cache_data(max_entries=8, show_spinner=False)(exp.load_data)
 
 
@@ -107,7 +107,7 @@ with st.sidebar:
                         horizontal=True)
     seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
     live = ui.control(st.toggle, "show the optimisation live", "live", True,
-                      help="Redraw both embeddings while they are computed, a few times a second "
+                      help="Redraw the embeddings while they are computed, each about once a second "
                            "(the first time a setting is used; later it comes from the cache). "
                            "The replay below the panels shows every 25th iteration either way.")
 
@@ -126,26 +126,31 @@ with ui.guarded("the t-SNE embeddings"):
         with col:
             slots[kernel] = (st.empty(), st.empty())
     progress = st.progress(0.0, text="Starting t-SNE: computing the affinities…")
-    state = {k: (0, total_iter) for k in exp.KERNELS}  # iteration reached by each kernel
-    drawn = dict.fromkeys(exp.KERNELS, 0.0)               # when each panel was last redrawn
+    state = dict.fromkeys(exp.KERNELS)         # iteration each kernel has reached (None: affinities)
+    pending = {}                                # newest undrawn frame of each kernel
+    drawn = dict.fromkeys(exp.KERNELS, 0.0)     # when each panel was last redrawn
 
     def on_event(event):
         kind, kernel = event[:2]
-        name = exp.KERNELS[kernel]
         if kind == "done":
-            state[kernel] = (total_iter, total_iter)
+            state[kernel] = total_iter
+            pending.pop(kernel, None)
         else:
-            it, total, coords = event[2:]
-            state[kernel] = (it, total)
-            # a timer, not an iteration count: drawing competes with the optimisations for the cores
-            if live and (it == 0 or time.monotonic() - drawn[kernel] > LIVE_SECONDS):
-                drawn[kernel] = time.monotonic()
-                slots[kernel][0].plotly_chart(plots.embedding_figure(
-                    coords, data.labels, data.classes, data.origin, f"t-SNE with {name}",
-                    f"optimising… iteration {it} of {total}", max_points=plots.ANIMATION_POINTS))
-        progress.progress(sum(i / tot for i, tot in state.values()) / len(state),
-                          text=" · ".join(f"{k.upper()}: " + (f"iteration {i} of {tot}" if i else "affinities…")
-                                          for k, (i, tot) in state.items()))
+            state[kernel] = event[2]
+            pending[kernel] = event[2:]
+        # a timer, not an iteration count, and one panel at a time: the browser redraws a whole
+        # chart on every update and shares the cores with both optimisations
+        if live and pending and time.monotonic() - max(drawn.values()) > LIVE_GAP:
+            turn = min(pending, key=drawn.get)
+            it, total, coords = pending.pop(turn)
+            drawn[turn] = time.monotonic()
+            slots[turn][0].plotly_chart(plots.embedding_figure(
+                coords, data.labels, data.classes, data.origin, f"t-SNE with {exp.KERNELS[turn]}",
+                f"optimising… iteration {it} of {total}", max_points=plots.ANIMATION_POINTS))
+        progress.progress(sum((i or 0) / total_iter for i in state.values()) / len(state),
+                          text=" · ".join(f"{k.upper()}: " + ("affinities…" if i is None else
+                                                              f"iteration {i} of {total_iter}")
+                                          for k, i in state.items()))
 
     embeddings = compute_embeddings({k: exp.kernel_params(p, k) for k in exp.KERNELS}, on_event)
     progress.empty()
