@@ -28,7 +28,7 @@ def _computed() -> set:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _cached_embedding(kernel: str, settings: tuple, _computed_value=None):
-    # a result computed live (outside the cache, see embeddings()) is stored by passing it in
+    # a result computed live (outside the cache, see compute_embeddings()) is stored by passing it in
     if _computed_value is not None:
         return _computed_value
     return exp.embed(kernel, **dict(settings))
