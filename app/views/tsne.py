@@ -1,6 +1,7 @@
 """t-SNE with Gaussian vs Isolation Kernel affinities (Ting et al. 2021, §4.2.4, Tables 5-6)."""
 
 import time
+from contextlib import closing
 
 import streamlit as st
 
@@ -46,14 +47,17 @@ def compute_embeddings(jobs: dict[str, dict], on_event=None) -> dict[str, exp.Em
     after. ``on_event`` sees :func:`exp.embed_concurrently`'s events.
     """
     done = {k: _cached_embedding(*_key(k, s)) for k, s in jobs.items() if _key(k, s) in _computed()}
-    for event in exp.embed_concurrently({k: s for k, s in jobs.items() if k not in done}):
-        if event[0] == "done":
-            kernel, result = event[1], event[2]
-            _cached_embedding(*_key(kernel, jobs[kernel]), _computed_value=result)
-            _computed().add(_key(kernel, jobs[kernel]))
-            done[kernel] = result
-        if on_event is not None:
-            on_event(event)
+    # closing() stops the jobs at once when a rerun interrupts this script, not whenever the
+    # interrupted generator happens to be garbage-collected
+    with closing(exp.embed_concurrently({k: s for k, s in jobs.items() if k not in done})) as events:
+        for event in events:
+            if event[0] == "done":
+                kernel, result = event[1], event[2]
+                _cached_embedding(*_key(kernel, jobs[kernel]), _computed_value=result)
+                _computed().add(_key(kernel, jobs[kernel]))
+                done[kernel] = result
+            if on_event is not None:
+                on_event(event)
     return {k: done[k] for k in jobs}
 
 
