@@ -70,7 +70,7 @@ def pack_centres(X: np.ndarray, rows: np.ndarray, width: int) -> tuple[np.ndarra
     return packed, np.einsum("ij,ij->i", X, X)[cols]
 
 
-def unpack_centres(packed: np.ndarray, psi: int, t: int) -> np.ndarray:
-    """The (t, psi, d) centres of :func:`pack_centres`'s output."""
-    n_groups, d, width = packed.shape
-    return packed.transpose(0, 2, 1).reshape(n_groups * (width // psi), psi, d)[:t]
+def packed_centres(packed: np.ndarray, psi: int, k: int) -> np.ndarray:
+    """The (psi, d) centres of partitioning ``k`` in :func:`pack_centres`'s output (a view)."""
+    grp, member = divmod(k, packed.shape[2] // psi)
+    return packed[grp][:, member * psi:(member + 1) * psi].T

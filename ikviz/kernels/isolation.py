@@ -30,7 +30,7 @@ from threadpoolctl import ThreadpoolController
 from .._validation import check_matrix
 from .cell_index import CellIndex
 from ._itree import build_forest, route
-from ._voronoi import nearest_centres, pack_centres, unpack_centres
+from ._voronoi import nearest_centres, pack_centres, packed_centres
 
 METHODS = ("anne", "iforest")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
@@ -212,8 +212,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         if "_samples" in self.__dict__:
             return self._samples
         if "_centres" in self.__dict__:
-            centres = unpack_centres(self._centres, self.psi_, int(self.t))
-            return centres @ self._span.basis.T if "_span" in self.__dict__ else centres
+            return np.stack([self._centres_of(k) for k in range(self.t)])
         raise AttributeError("samples_ exists once the kernel is fitted.")
 
     # ------------------------------------------------------------ transform
@@ -306,9 +305,8 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         return Partition(self.method, self._centres_of(k), boxes, bounds)
 
     def _centres_of(self, k: int) -> np.ndarray:
+        """A copy of the sampled points of partitioning ``k``, (psi_, n_features_in_)."""
         if "_samples" in self.__dict__:
             return self._samples[k].copy()
-        per_group = self._centres.shape[2] // self.psi_
-        grp, member = divmod(k, per_group)
-        centres = self._centres[grp][:, member * self.psi_:(member + 1) * self.psi_].T
+        centres = packed_centres(self._centres, self.psi_, k)
         return centres @ self._span.basis.T if "_span" in self.__dict__ else centres.copy()
