@@ -71,7 +71,7 @@ def _child(impl, method, n, d, t, psi, seed, timeout) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def bench_kernel(sizes=(20_000, 100_000), methods=("anne", "iforest"), d=20, t=200, psi=64, seed=0,
+def bench_kernel(sizes=(20_000, 100_000), methods=("anne", "inne", "iforest"), d=20, t=200, psi=64, seed=0,
                  repeats=3, peer=True, peer_max_dense_gb=4.0, timeout=900, echo=print) -> list[dict]:
     """Benchmark ikviz against ikpykit (when installed); return one row per (method, n).
 
@@ -96,7 +96,7 @@ def bench_kernel(sizes=(20_000, 100_000), methods=("anne", "iforest"), d=20, t=2
                            ikviz_peak_mb=max(r["peak_extra_mb"] for r in ok))
             if have_peer:
                 dense_gb = 8 * n * min(n, t * psi) / 1e9
-                if method == "anne" and dense_gb > peer_max_dense_gb:
+                if method in ("anne", "inne") and dense_gb > peer_max_dense_gb:
                     row["ikpykit_skipped"] = f"needs a ~{dense_gb:.0f} GB dense matrix"
                 else:
                     other = _child("ikpykit", method, n, d, t, psi, seed, timeout)

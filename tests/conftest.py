@@ -3,9 +3,10 @@ import pytest
 
 from ikviz import IsolationKernel
 
-# the three IK variants every property test runs on
+# the IK variants every property test runs on
 VARIANTS = {
     "anne": dict(method="anne"),
+    "inne": dict(method="inne"),
     "iforest": dict(method="iforest"),
     "iforest-full": dict(method="iforest", max_depth=None),
 }

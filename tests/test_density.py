@@ -16,7 +16,7 @@ PAIRS = (((0.0, 0.0), (0.25, 0.25)), ((0.0, 0.0), (-0.25, -0.25)))
 
 def test_sparse_pair_beats_dense_pair_for_ik_but_not_for_distance_kernels():
     pairs = exp.probe_similarities(COUNTS, *PAIRS, psi=32, t=1000, gamma=1.0, seed=0)
-    for kernel in ("ik_anne", "ik_iforest", "ik_iforest_full"):
+    for kernel in ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full"):
         assert pairs[kernel]["sparse"] > pairs[kernel]["dense"] + 0.05, kernel
     for kernel in ("laplacian_psi", "rbf"):
         assert pairs[kernel]["sparse"] == pytest.approx(pairs[kernel]["dense"])
@@ -26,7 +26,7 @@ def test_sparse_pair_beats_dense_pair_for_ik_but_not_for_distance_kernels():
 def test_margin_fades_as_psi_grows():
     m = exp.margin_curve(COUNTS, *PAIRS, psis=(16, 512), t=300, seeds=2, seed=0)
     assert m["psi"] == [16, 512]
-    for kernel in ("ik_anne", "ik_iforest"):
+    for kernel in ("ik_anne", "ik_inne", "ik_iforest"):
         small, large = m[kernel].mean(axis=1)
         assert small > 0.05 and small > large + 0.05
     assert np.all(m["laplacian_psi"] == 0)
@@ -35,7 +35,7 @@ def test_margin_fades_as_psi_grows():
 def test_similarity_falls_with_density_while_laplacian_is_flat():
     res = exp.similarity_vs_density(COUNTS, psi=32, t=300, distance=0.1, n_pairs=400, k=10, seed=0)
     trend = exp.density_trend(res)
-    assert trend["ik_anne"] < -0.4 and trend["ik_iforest"] < -0.4
+    assert trend["ik_anne"] < -0.4 and trend["ik_inne"] < -0.4 and trend["ik_iforest"] < -0.4
     assert res["laplacian_psi"] == pytest.approx(32 ** -0.1)
     assert res["density"].shape == (400,) and np.all(res["density"] > 0)
 
@@ -57,7 +57,7 @@ def test_rmse_cell_iforest_close_to_laplacian_and_closer_than_rbf():
 def test_rmse_grid_reports_progress_and_shapes():
     calls = []
     grid = exp.rmse_grid((5, 10), (8,), n=60, t=50, seed=0, progress=lambda f, s: calls.append(f))
-    assert calls[-1] == 1.0 and len(calls) == 4
+    assert calls[-1] == 1.0 and len(calls) == 2 * len(exp.GRID_METHODS)
     assert grid["laplacian"]["ik_iforest"].shape == (2, 1)
     summary = exp.grid_summary(grid)
     assert summary["ik_iforest"]["cells"] == 2
@@ -67,11 +67,11 @@ def test_rmse_grid_reports_progress_and_shapes():
 def test_reproduce_density_json_has_both_pairs_per_kernel(tmp_path):
     paths = reproduce.reproduce("density-adaptivity", tmp_path, quick=True)
     pairs = json.loads(paths["json"].read_text())["pairs"]
-    assert set(pairs) == {"ik_anne", "ik_iforest", "ik_iforest_full", "laplacian_psi", "rbf"}
+    assert set(pairs) == {"ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi", "rbf"}
     assert all(set(v) == {"sparse", "dense"} for v in pairs.values())
     paths = reproduce.reproduce("ik-vs-laplacian", tmp_path, quick=True)
     payload = json.loads(paths["json"].read_text())
-    assert set(payload["rmse_laplacian"]) == {"ik_anne", "ik_iforest"}
+    assert set(payload["rmse_laplacian"]) == {"ik_anne", "ik_inne", "ik_iforest"}
     assert np.array(payload["rmse_rbf"]["ik_iforest"]).shape == (2, 2)
 
 
@@ -82,7 +82,7 @@ def open_density(**query):
 
 def test_four_quadrant_section_states_the_effect():
     at = open_density(t="500")
-    assert len(at.get("plotly_chart")) == 5  # four contour plots and the pair bars
+    assert len(at.get("plotly_chart")) == 6  # three IK and two distance-kernel contours, the pair bars
     text = " ".join(m.value for m in at.markdown)
     assert "sparse pair" in text and "only at distance" in text
     assert not at.warning

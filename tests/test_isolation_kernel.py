@@ -13,28 +13,42 @@ from sklearn.pipeline import make_pipeline
 
 from ikviz import IsolationKernel
 from ikviz.data import four_quadrants, uniform
-from ikviz.kernels import laplacian_psi
+from ikviz.kernels import CellIndex, laplacian_psi
 
 
 # ----------------------------------------------------------------- feature map
-def test_feature_map_has_exactly_t_ones_per_row_one_per_partitioning(fitted, blobs):
+def test_feature_map_has_one_entry_per_covering_partitioning(fitted, blobs):
     F = fitted.transform(blobs)
     t, psi = fitted.t, fitted.psi_
     assert F.shape == (len(blobs), t * psi)
     assert F.format == "csr"
-    assert np.all(F.data == 1.0)
-    assert np.all(np.diff(F.indptr) == t)
-    blocks = F.indices.reshape(len(blobs), t) // psi
-    assert np.array_equal(blocks, np.broadcast_to(np.arange(t), blocks.shape))
-    dense = F.toarray().reshape(len(blobs), t, psi)
-    assert np.all(dense.sum(axis=2) == 1)
+    assert np.allclose(F.data, 1 / np.sqrt(t))                       # Phi(x) . Phi(y) = K(x, y)
+    dense = F.toarray().reshape(len(blobs), t, psi) != 0
+    per_partitioning = dense.sum(axis=2)
+    assert per_partitioning.max() == 1                                # at most one cell per partitioning
+    if fitted.method_ == "inne":
+        assert 0.2 < per_partitioning.mean() < 1                      # balls leave gaps
+    else:
+        assert np.all(per_partitioning == 1)
+    assert np.array_equal(dense.argmax(axis=2)[per_partitioning == 1],
+                          fitted.cells(blobs)[per_partitioning == 1])
+    assert np.all(fitted.cells(blobs)[per_partitioning == 0] == -1)
+
+
+def test_binary_features_count_shared_cells(fitted, blobs):
+    binary = clone(fitted).set_params(binary=True).fit(blobs).transform(blobs[:40])
+    assert np.all(binary.data == 1.0)
+    np.testing.assert_allclose((binary @ binary.T).toarray(), fitted.t * fitted.similarity(blobs[:40]))
 
 
 def test_similarity_is_a_valid_kernel(fitted, blobs):
     S = fitted.similarity(blobs)
     assert S.shape == (300, 300)
     assert np.array_equal(S, S.T)
-    assert np.all(np.diag(S) == 1.0)
+    if fitted.method_ == "inne":                                      # K(x, x): the share of balls covering x
+        assert np.all(np.diag(S) > 0) and np.all(S <= np.sqrt(np.outer(np.diag(S), np.diag(S))) + 1e-12)
+    else:
+        assert np.all(np.diag(S) == 1.0)
     assert S.min() >= 0.0 and S.max() <= 1.0
     assert np.linalg.eigvalsh(S).min() >= -1e-8
     # values are multiples of 1/t
@@ -44,7 +58,7 @@ def test_similarity_is_a_valid_kernel(fitted, blobs):
 def test_similarity_equals_feature_map_product(fitted, blobs):
     F = fitted.transform(blobs)
     S = fitted.similarity(blobs[:50], blobs[100:180])
-    assert np.allclose(S, (F[:50] @ F[100:180].T).toarray() / fitted.t)
+    assert np.allclose(S, (F[:50] @ F[100:180].T).toarray())
 
 
 def test_similarity_is_not_constant(fitted, blobs):
@@ -110,6 +124,97 @@ def test_anne_partition_returns_centres(blobs):
         ik.partition(4)
 
 
+def test_inne_puts_a_point_in_the_smallest_ball_covering_it(blobs):
+    ik = IsolationKernel(psi=16, t=30, method="inne", random_state=0).fit(blobs)
+    X = np.random.default_rng(1).normal(1.5, 2, size=(300, 3))
+    cells = ik.cells(X)
+    for k in range(ik.t):
+        S = ik.samples_[k]
+        gaps = np.sqrt(((S[:, None] - S[None]) ** 2).sum(axis=2)) + np.diag(np.full(16, np.inf))
+        np.testing.assert_allclose(ik.radii_[k], gaps.min(axis=1))          # radius: nearest other sample
+        dist = np.sqrt(((X[:, None, :] - S[None]) ** 2).sum(axis=2))
+        covered = dist <= ik.radii_[k][None, :]
+        smallest = np.where(covered, ik.radii_[k][None, :], np.inf).argmin(axis=1)
+        assert np.array_equal(cells[:, k], np.where(covered.any(axis=1), smallest, -1))
+    assert (cells == -1).any() and (cells >= 0).any()
+    part = ik.partition(3)
+    assert part.boxes is None and np.array_equal(part.radii, ik.radii_[3])
+
+
+# ----------------------------------------------------------------- numerics and state
+@pytest.mark.parametrize("method", ["anne", "inne"])
+@pytest.mark.parametrize("offset", [1e6, 1e8, 1.7e9])
+def test_cells_are_exact_far_from_the_origin(method, offset):
+    X = uniform(2000, 2, seed=0) + offset                 # e.g. Unix timestamps
+    ik = IsolationKernel(psi=16, t=20, method=method, random_state=0).fit(X)
+    for k in range(ik.t):
+        S = ik.samples_[k]
+        d2 = ((X[:, None, :] - S[None]) ** 2).sum(axis=2)   # differences of close numbers are exact
+        if method == "anne":
+            assert np.array_equal(ik.cells(X)[:, k], d2.argmin(axis=1))
+        else:
+            inside = d2 <= ik.radii_[k][None] ** 2 * (1 + 1e-9)
+            assert np.all(inside[np.arange(len(X)), np.maximum(ik.cells(X)[:, k], 0)] | (ik.cells(X)[:, k] < 0))
+
+
+@pytest.mark.parametrize("method", ["anne", "inne", "iforest"])
+def test_cells_do_not_change_with_a_power_of_two_scale(method):
+    X = uniform(500, 3, seed=2)
+    small = IsolationKernel(psi=16, t=30, method=method, random_state=0).fit(X)
+    huge = IsolationKernel(psi=16, t=30, method=method, random_state=0).fit(X * 2.0 ** 660)   # ~1e199
+    assert np.array_equal(small.cells(X), huge.cells(X * 2.0 ** 660))
+    assert huge.similarity(X[:20] * 2.0 ** 660).mean() < 0.5
+
+
+def test_one_row_alone_gets_the_cells_it_gets_in_a_batch(fitted, blobs):
+    batch = fitted.cells(blobs)
+    alone = np.vstack([fitted.cells(blobs[i:i + 1]) for i in range(0, 300, 7)])
+    assert np.array_equal(alone, batch[::7])
+    order = np.random.default_rng(0).permutation(300)
+    assert np.array_equal(fitted.cells(blobs[order]), batch[order])
+
+
+def test_ties_go_to_the_lowest_sample_index():
+    X = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 5.0], [1.0, -5.0]])
+    ik = IsolationKernel(psi=4, t=3, random_state=0).fit(X)
+    midpoint = np.array([[1.0, 0.0]])                       # equidistant from the first two rows
+    for k in range(3):
+        S = ik.samples_[k]
+        tied = np.flatnonzero(np.isclose(((S - midpoint) ** 2).sum(axis=1), 1.0))
+        assert ik.cells(midpoint)[0, k] == tied.min()
+
+
+def test_fitted_state_is_recorded_at_fit_and_replaced_on_refit(blobs):
+    ik = IsolationKernel(psi=8, t=20, method="inne", random_state=0).fit(blobs)
+    before = ik.cells(blobs)
+    ik.set_params(method="iforest")                        # not refitted: still the fitted iNNE kernel
+    assert ik.method_ == "inne" and np.array_equal(ik.cells(blobs), before)
+    ik.fit(blobs)
+    assert ik.method_ == "iforest" and not hasattr(ik, "radii_")
+    assert np.all(ik.cells(blobs) >= 0)
+    ik.set_params(method="anne").fit(blobs[:, :2])
+    assert ik.n_features_in_ == 2 and not hasattr(ik, "max_depth_") and not hasattr(ik, "n_leaves_")
+
+
+def test_cell_index_refuses_cells_of_another_kernel(blobs):
+    a = IsolationKernel(psi=8, t=20, random_state=0).fit(blobs)
+    b = IsolationKernel(psi=16, t=20, random_state=0).fit(blobs)
+    c = IsolationKernel(psi=8, t=30, random_state=0).fit(blobs)
+    index = a.index(blobs)
+    with pytest.raises(ValueError, match="outside 0..7"):
+        index.similarity(b.cells(blobs))
+    with pytest.raises(ValueError, match="30 partitionings but the index was built with t=20"):
+        index.neighbours(c.cells(blobs), k=3)
+    with pytest.raises(ValueError, match="integer array"):
+        index.similarity(a.cells(blobs).astype(float))
+    with pytest.raises(ValueError, match="outside"):
+        index.similarity(np.full((2, 20), -5))
+    with pytest.raises(ValueError, match="psi must be a positive integer"):
+        CellIndex(a.cells(blobs), 0)
+    with pytest.raises(ValueError, match="shape"):
+        index.similarity(a.cells(blobs[:3]), out=np.zeros((2, 300)))
+
+
 # ----------------------------------------------------------------- paper effects
 @pytest.mark.parametrize("d,psi", [(10, 16), (30, 64)])
 def test_height_limited_iforest_approximates_laplacian_on_uniform_data(d, psi):
@@ -123,7 +228,7 @@ def test_height_limited_iforest_approximates_laplacian_on_uniform_data(d, psi):
     assert rmse < 0.5 * np.sqrt(np.mean((ik.similarity(X) - rbf(X, gamma=1.0 / d)) ** 2))
 
 
-@pytest.mark.parametrize("method", ["anne", "iforest"])
+@pytest.mark.parametrize("method", ["anne", "inne", "iforest"])
 def test_sparse_pair_more_similar_than_dense_pair(method):
     """Ting et al. 2018 §2.3 / Fig. 4: equal distance, sparse region more similar."""
     X, _ = four_quadrants(seed=0)
@@ -149,16 +254,23 @@ def test_sklearn_api_clone_params_and_pipeline(blobs):
 
 # ----------------------------------------------------------------- bad input
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(psi=1), "psi must be at least 2"),
-    (dict(psi=2.5), "psi must be an integer"),
-    (dict(t=0), "t must be at least 1"),
-    (dict(method="kmeans"), "method must be one of"),
+    (dict(psi=1), "'psi' parameter of IsolationKernel must be an int in the range \\[2, inf\\)"),
+    (dict(psi=2.5), "'psi' parameter"),
+    (dict(t=0), "'t' parameter of IsolationKernel must be an int in the range \\[1, inf\\)"),
+    (dict(method="kmeans"), "'method' parameter of IsolationKernel must be a str among"),
     (dict(method="iforest", max_depth=0), "max_depth"),
     (dict(method="iforest", max_depth="deep"), "max_depth"),
+    (dict(binary="yes"), "binary"),
+    (dict(t=10**9), "sampled points would be a dense"),
 ])
 def test_bad_parameters(kwargs, match, blobs):
     with pytest.raises(ValueError, match=match):
         IsolationKernel(**kwargs).fit(blobs)
+
+
+def test_numpy_scalar_parameters_are_accepted(blobs):
+    ik = IsolationKernel(psi=np.int64(8), t=np.int32(10), random_state=np.int64(3)).fit(blobs)
+    assert ik.transform(blobs).shape == (300, 80)
 
 
 def test_bad_data_messages(blobs):
@@ -242,7 +354,7 @@ def test_voronoi_cells_in_the_span_of_the_fitted_rows_are_the_cells(monkeypatch)
     rng = np.random.default_rng(0)
     X, Y = rng.standard_normal((300, 3000)), rng.standard_normal((200, 3000))
     short = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
-    assert "_span" in vars(short) and short._span.basis.shape == (3000, 300)
+    assert "_span" in vars(short) and short._span.basis.shape == (3000, 299)   # centred: rank n - 1
     monkeypatch.setattr(isolation._Span, "pays", staticmethod(lambda *args: False))
     full = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
     assert "_span" not in vars(full)
@@ -258,7 +370,7 @@ def test_cell_index_answers_similarity_and_neighbour_queries():
     X, Q = rng.random((200, 4)), rng.random((30, 4))
     ik = IsolationKernel(psi=16, t=80, random_state=0).fit(X)
     index = ik.index(X)
-    K = (ik.transform(Q) @ ik.transform(X).T).toarray() / 80          # from the feature map
+    K = (ik.transform(Q) @ ik.transform(X).T).toarray()               # from the feature map
     np.testing.assert_allclose(index.similarity(ik.cells(Q)), K)
     out = np.full((10, 200), 7.0)                                     # reused buffers are overwritten
     index.similarity(index.cells[:10], out=out)

@@ -36,14 +36,16 @@ def move_reference(chart_key: str, x_key: str, y_key: str) -> None:
         ui.set_value(y_key, round(float(points[0]["y"]), 2))
 
 
-def contour_row(kernels, spec, p, ref, keys, data, probes=None):
-    """One row of clickable contour plots, one per kernel."""
+def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
+    """One row of clickable contour plots, one per kernel; ``cells`` draws one partitioning of each IK."""
     for col, kernel in zip(st.columns(len(kernels)), kernels):
         with col:
             z = surface(kernel, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref, grid=p.grid, seed=p.seed)
+            part = (surfaces.partition_cells(kernel, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
+                    if cells and kernel in surfaces.IK_KERNELS else None)
             chart_key = f"density_{keys[0]}_{kernel}"
             fig = similarity_contour(surfaces.grid_axis(p.grid), z, title=surfaces.KERNELS[kernel][0], ref=ref,
-                                     data=data, probes=probes, clickable=True, height=380)
+                                     data=data, probes=probes, partition=part, clickable=True, height=380)
             st.plotly_chart(fig, key=chart_key, selection_mode="points", config={"displayModeBar": False},
                             on_select=lambda c=chart_key: move_reference(c, *keys))
 
@@ -72,6 +74,9 @@ with st.sidebar:
                               options=[100, 200, 400, 800])
         n_sparse = ui.control(st.select_slider, "sparse (top-right) points", "n_sparse", 100,
                               options=[25, 50, 100, 200, 400])
+    show_cells = ui.control(st.toggle, "show one partitioning's cells", "cells", False,
+                            help="Voronoi cells, iNNE balls and iForest boxes of the first partitioning: "
+                                 "small where the data are dense, large where they are sparse.")
     ref_x = ui.control(st.slider, "reference x", "ref_x", 0.0, min_value=-1.0, max_value=1.0, step=0.05)
     ref_y = ui.control(st.slider, "reference y", "ref_y", 0.0, min_value=-1.0, max_value=1.0, step=0.05)
     with st.expander("Probe pairs (S: sparse, D: dense)"):
@@ -98,7 +103,8 @@ if section == "Four quadrants":
         with st.spinner("Fitting the kernels…"):
             data = make_data(spec)
             probes = {"S": np.array(p.sparse_pair), "D": np.array(p.dense_pair)}
-            contour_row(("ik_anne", "ik_iforest"), spec, p, ref, ("ref_x", "ref_y"), data, probes)
+            contour_row(("ik_anne", "ik_inne", "ik_iforest"), spec, p, ref, ("ref_x", "ref_y"), data, probes,
+                        cells=show_cells)
             contour_row(("laplacian_psi", "rbf"), spec, p, ref, ("ref_x", "ref_y"), data, probes)
             pairs = probe_similarities(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t, gamma=p.gamma,
                                        seed=p.seed)

@@ -31,8 +31,8 @@ ui.page_header(
     "Contours of each kernel's similarity to a **reference point** (red ×) on uniformly "
     "distributed 2-D data. On uniform data the Isolation Kernel looks like the Laplacian kernel "
     "L_ψ(x, y) = ψ^(−‖x−y‖₁/d): diamond-shaped and sharp, while RBF is round. White lines show the "
-    "cells of one partitioning: Voronoi cells around the sampled points, or the boxes of an "
-    "isolation tree. **Click any contour plot** (or use the sliders) to move the reference point.",
+    "cells of one partitioning: Voronoi cells around the sampled points, the balls of iNNE "
+    "(each reaching its sampled point's nearest neighbour), or the boxes of an isolation tree. **Click any contour plot** (or use the sliders) to move the reference point.",
 )
 
 with st.sidebar:
@@ -73,9 +73,8 @@ with ui.guarded("the kernel contours"):
     result = exp.Result(p, data, exp.grid_axis(p.grid), surfaces, partitions, sharp)
 
     keys = list(exp.KERNELS)
-    for row in (keys[:3], keys[3:]):
-        cols = st.columns(3)
-        for col, kernel in zip(cols, row):
+    for start in range(0, len(keys), 3):
+        for col, kernel in zip(st.columns(3), keys[start:start + 3]):
             with col:
                 chart_key = f"chart_{kernel}"
                 st.plotly_chart(
@@ -85,16 +84,19 @@ with ui.guarded("the kernel contours"):
                     selection_mode="points", config={"displayModeBar": False},
                 )
     summary = exp.summary(result)
-    with cols[2]:  # the last row has a free third column
+    table, note = st.columns([1, 2])
+    with table:
         rmse = summary["rmse_vs_laplacian_psi"]
         st.markdown("**RMSE against L_ψ on this grid**")
         st.dataframe(
             {"kernel": [exp.KERNELS[k][0] for k in rmse], "RMSE vs L_ψ": [round(v, 3) for v in rmse.values()]},
             hide_index=True,
         )
-        if not ui.presenting():
+    if not ui.presenting():
+        with note:
             st.caption("Breiman's analysis behind IK ≈ L_ψ assumes d ≥ 5; in 2-D the match is rough, "
-                       "and closest for the height-limited iForest.")
+                       "and closest for the height-limited iForest. iNNE's balls need not cover the "
+                       "plane: a point outside every ball of a partitioning shares no cell in it.")
 
     st.plotly_chart(plots.sharpness_figure(result.sharpness), key="chart_sharpness")
     if not ui.presenting():

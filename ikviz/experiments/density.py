@@ -25,9 +25,12 @@ from . import surfaces
 from .surfaces import KERNELS
 
 #: kernels compared on probe pairs and margin curves (IK variants first)
-PAIR_KERNELS = ("ik_anne", "ik_iforest", "ik_iforest_full", "laplacian_psi", "rbf")
+PAIR_KERNELS = ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi", "rbf")
 #: IK variants for the Fig. 2 grid: key -> IsolationKernel keyword arguments
-GRID_METHODS = {"ik_anne": {"method": "anne"}, "ik_iforest": {"method": "iforest", "max_depth": "auto"}}
+GRID_METHODS = {"ik_anne": {"method": "anne"}, "ik_inne": {"method": "inne"},
+                "ik_iforest": {"method": "iforest", "max_depth": "auto"}}
+#: the IK variants compared on density adaptivity
+IK_VARIANTS = ("ik_anne", "ik_inne", "ik_iforest")
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ def margin_curve(counts, sparse_pair, dense_pair, *, psis, t: int, seeds: int, s
     A = np.array([sparse_pair[0], dense_pair[0]], dtype=float)
     B = np.array([sparse_pair[1], dense_pair[1]], dtype=float)
     out = {"psi": [int(p) for p in psis]}
-    for kernel in ("ik_anne", "ik_iforest", "ik_iforest_full", "laplacian_psi"):
+    for kernel in ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi"):
         values = np.empty((len(psis), seeds))
         for i, psi in enumerate(psis):
             for j in range(seeds):
@@ -159,7 +162,7 @@ def similarity_vs_density(counts, *, psi: int, t: int, distance: float, n_pairs:
     density = k / (len(X) * np.pi * r_k**2)
     out = {"density": density, "midpoint": mid, "distance": distance,
            "laplacian_psi": float(psi ** -distance)}
-    for kernel in ("ik_anne", "ik_iforest"):
+    for kernel in IK_VARIANTS:
         out[kernel] = surfaces.similarity(kernel, spec, A, B, psi=psi, t=t, gamma=1.0, seed=seed)
     return out
 
@@ -168,7 +171,7 @@ def density_trend(result: dict) -> dict[str, float]:
     """Spearman correlation of IK similarity with local density (negative: sparser, more similar)."""
     from scipy.stats import spearmanr
 
-    return {k: float(spearmanr(result["density"], result[k]).statistic) for k in ("ik_anne", "ik_iforest")}
+    return {k: float(spearmanr(result["density"], result[k]).statistic) for k in IK_VARIANTS}
 
 
 # ------------------------------------------------------------------- Fig. 2

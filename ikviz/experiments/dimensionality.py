@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..data import QUERIES, cluster_queries, dense_sparse_clusters, uniform
-from ..kernels import IsolationKernel
+from ..kernels import IsolationKernel, shared_cells
 from ..measures import (k_nearest_blocks, k_occurrence, n_eps, occurrence_distribution, relative_variance,
                         skewness)
 from ..measures.similarities import LABELS, check_measure, fit_similarity, option_subset, sub_seed
@@ -126,7 +126,7 @@ def ik_same_cell_chunk(source: str, d: int, *, psi: int, start: int, size: int =
     stream = _STREAM["ik_uniform" if source == "uniform" else "ik"]
     ik = IsolationKernel(psi=min(psi, ref.shape[0]), t=size,
                          random_state=sub_seed(seed, stream, d, start)).fit(ref)
-    return ik.cells(cluster_queries(int(d), offset))[:, None, :] == ik.cells(X)[None, :, :]
+    return shared_cells(ik.cells(cluster_queries(int(d), offset))[:, None, :], ik.cells(X)[None, :, :])
 
 
 def ik_same_cell(source: str, d: int, *, psi: int, pool: int, chunk: Callable = ik_same_cell_chunk,

@@ -100,7 +100,7 @@ def representation(method: str, dataset: str, *, n_max: int, d: int, seed: int, 
                    t: int = 200) -> tuple[np.ndarray, float]:
     """The points ``method`` searches among, and the seconds it took to map them (0 for the raw points).
 
-    IK: the t * psi binary feature map (fit + transform + densify, as the
+    IK: the t * psi feature map (fit + transform + densify, as the
     ball tree needs dense input); LK: each point divided by its norm.
     """
     if method not in METHODS:

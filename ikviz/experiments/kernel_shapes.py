@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..data import uniform
-from ..kernels import Partition
+from ..kernels import Partition, shared_cells
 from . import surfaces
 from .surfaces import IK_KERNELS, KERNELS, grid_axis
 
@@ -85,7 +85,7 @@ def sharpness(*, n: int, psi: int, t: int, ref: tuple[float, float], seed: int,
     centres = (edges[:-1] + edges[1:]) / 2
     counts = np.bincount(which, minlength=bins)
     ik = surfaces.fitted_kernel(kernel, ("uniform", n, seed), psi, t, seed)
-    sims = (ik.cells(X) == ik.cells(np.asarray([ref], dtype=float))).mean(axis=1)
+    sims = shared_cells(ik.cells(X), ik.cells(np.asarray([ref], dtype=float))).mean(axis=1)
     sums = np.bincount(which, weights=sims, minlength=bins)
     hist_edges = np.linspace(0.0, 1.0, 21)
     return {

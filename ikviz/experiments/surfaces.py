@@ -17,11 +17,12 @@ import numpy as np
 
 from ..data import four_quadrants, uniform
 from ..data.views import tsne_view
-from ..kernels import IsolationKernel, laplacian_psi, rbf
+from ..kernels import IsolationKernel, laplacian_psi, rbf, shared_cells
 
 #: kernel key -> (label, IsolationKernel keyword arguments or None)
 KERNELS: dict[str, tuple[str, dict | None]] = {
     "ik_anne": ("IK · Voronoi (aNNE)", {"method": "anne"}),
+    "ik_inne": ("IK · hyperspheres (iNNE)", {"method": "inne"}),
     "ik_iforest": ("IK · iForest, height ≤ ⌈log₂ψ⌉", {"method": "iforest", "max_depth": "auto"}),
     "ik_iforest_full": ("IK · iForest, fully grown", {"method": "iforest", "max_depth": None}),
     "laplacian_psi": ("Laplacian L_ψ", None),
@@ -93,7 +94,7 @@ def similarity(kernel: str, spec: tuple, A, B, *, psi: int, t: int, gamma: float
     if kernel == "rbf":
         return np.exp(-gamma * ((A - B) ** 2).sum(axis=1))
     ik = fitted_kernel(kernel, spec, psi, t, seed)
-    return (ik.cells(A) == ik.cells(B)).mean(axis=1)
+    return shared_cells(ik.cells(A), ik.cells(B)).mean(axis=1)
 
 
 def surface(kernel: str, spec: tuple, *, psi: int, t: int, gamma: float, ref: tuple[float, float],
@@ -107,7 +108,7 @@ def surface(kernel: str, spec: tuple, *, psi: int, t: int, gamma: float, ref: tu
         values = rbf(grid_points(grid), ref_pt, gamma=gamma)[:, 0]
     else:
         ref_cells = fitted_kernel(kernel, spec, psi, t, seed).cells(ref_pt)
-        values = (_grid_cells(kernel, spec, psi, t, seed, grid) == ref_cells).mean(axis=1)
+        values = shared_cells(_grid_cells(kernel, spec, psi, t, seed, grid), ref_cells).mean(axis=1)
     return values.reshape(grid, grid)
 
 

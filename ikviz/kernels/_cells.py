@@ -23,6 +23,8 @@ def count_shared_cells(cells_a, order_b, starts_b, out):
         row = out[i]
         for k in range(t):
             c = cells_a[i, k]
+            if c < 0:  # covered by no cell of this partitioning (inne)
+                continue
             ob = order_b[k]
             for p in range(starts_b[k, c], starts_b[k, c + 1]):
                 row[ob[p]] += 1.0
@@ -32,12 +34,14 @@ def count_shared_cells(cells_a, order_b, starts_b, out):
 @njit(cache=True)
 def cell_buckets(cells, psi):
     """Bucket rows by cell: for partitioning ``k``, the rows in cell ``c`` are
-    ``order[k, starts[k, c]:starts[k, c + 1]]`` (in increasing row order)."""
+    ``order[k, starts[k, c]:starts[k, c + 1]]`` (in increasing row order).
+    Rows in no cell (-1) are left out."""
     n, t = cells.shape
     starts = np.zeros((t, psi + 1), dtype=np.int64)
     for i in range(n):
         for k in range(t):
-            starts[k, cells[i, k] + 1] += 1
+            if cells[i, k] >= 0:
+                starts[k, cells[i, k] + 1] += 1
     for k in range(t):
         for c in range(psi):
             starts[k, c + 1] += starts[k, c]
@@ -46,6 +50,8 @@ def cell_buckets(cells, psi):
     for i in range(n):
         for k in range(t):
             c = cells[i, k]
+            if c < 0:
+                continue
             order[k, fill[k, c]] = i
             fill[k, c] += 1
     return order, starts
@@ -74,6 +80,8 @@ def top_shared(cells_q, order, starts, n_ref, k, exclude_self, chunk, out_idx, o
             m = 0
             for kk in range(t):
                 c = cells_q[i, kk]
+                if c < 0:
+                    continue
                 ok = order[kk]
                 for p in range(starts[kk, c], starts[kk, c + 1]):
                     j = ok[p]

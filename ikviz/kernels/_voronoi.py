@@ -1,4 +1,15 @@
-"""Numba kernel for the Voronoi (aNNE) partitioning: the nearest sampled centre per row and partitioning."""
+"""Numba kernels for the Voronoi (aNNE) partitioning: the nearest sampled centre per row and partitioning.
+
+Rows and centres arrive centred on the sample mean and scaled by a power of two
+(see :class:`ikviz.kernels.isolation.IsolationKernel`), so |c|^2 - 2 x.c does not
+cancel catastrophically for data far from the origin. The fast path ranks
+centres by |c|^2 - 2 x.c from one matrix product per tile; whenever a second
+centre comes within the product's rounding error of the best, the candidates
+are ranked again by their exact squared distance, summed in a fixed order. The
+answer therefore depends only on the row and the centres, never on the block
+the row was computed in: one row alone, in a batch or in a Dask chunk gets the
+same cell. Exact ties go to the lowest centre index.
+"""
 
 import numpy as np
 from numba import njit, prange
@@ -6,43 +17,77 @@ from numba import njit, prange
 from ._tiles import n_tiles, tile
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def nearest_centres(X, centres, sq_norms, psi, t, stride, block, out):
-    """Write ``k * stride + argmin_j ||X[i] - c_kj||`` into ``out[i, k]``.
+@njit(cache=True, nogil=True)
+def exact_sq_dist(z, samples, row, shift, scale):
+    """Squared distance, summed in a fixed order, between centred row ``z`` and sample row ``row``."""
+    s = 0.0
+    for l in range(z.shape[0]):
+        diff = z[l] - (samples[row, l] - shift[l]) * scale
+        s += diff * diff
+    return s
 
-    The centres of ``g`` consecutive partitionings are packed side by side:
-    ``centres`` is (n_groups, d, g * psi) and ``sq_norms`` (n_groups, g * psi)
-    their squared norms (the last group padded). Work is split into (row
-    block, group) tiles: one matrix product per tile gives x.c for the block
-    and all ``g`` partitionings, so X is read once per group rather than once
-    per partitioning (what matters when d is large), and the argmin of
-    |c|^2 - 2 x.c runs while the product is still in cache. Ties go to the
-    lowest centre index. ``stride=psi`` yields column indices of the
-    concatenated feature map; ``stride=0`` yields cell indices.
+
+@njit(cache=True, nogil=True, inline="always")
+def row_tolerance(p, rel, cmax):
+    """Bound on the rounding error of |c|^2 - 2 p.c for any centre c of norm <= cmax."""
+    pn = 0.0
+    for l in range(p.shape[0]):
+        pn += p[l] * p[l]
+    pn = np.sqrt(pn)
+    return rel * (cmax * cmax + 2.0 * pn * cmax)
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def nearest_centres(P, centres, sq_norms, Z, samples, index, shift, scale, rel, cmax,
+                    psi, t, stride, block, out):
+    """Write ``k * stride + argmin_j ||x_i - c_kj||`` into ``out[i, k]``.
+
+    ``P`` holds the rows in the coordinates the centres are packed in (the
+    centred rows, or their span coordinates); ``Z`` the centred rows in full
+    and ``samples`` / ``index`` (t, psi) the original sampled rows, for the
+    exact re-ranking. The centres of ``g`` consecutive partitionings are
+    packed side by side: ``centres`` is (n_groups, dim, g * psi) and
+    ``sq_norms`` (n_groups, g * psi). Work is split into (row block, group)
+    tiles: one matrix product per tile gives x.c for the block and all ``g``
+    partitionings, so a row block is read once per group. ``stride=psi``
+    yields column indices of the concatenated feature map; ``stride=0`` cells.
     """
-    n = X.shape[0]
+    n = P.shape[0]
     n_groups = centres.shape[0]
     per_group = centres.shape[2] // psi
     for task in prange(n_tiles(n, n_groups, block)):
         grp, start, stop = tile(task, n, n_groups, block)
-        dots = np.dot(X[start:stop], centres[grp])
+        dots = np.dot(P[start:stop], centres[grp])
         norms = sq_norms[grp]
+        tols = np.empty(stop - start)
+        for i in range(stop - start):
+            tols[i] = row_tolerance(P[start + i], rel, cmax)
         for member in range(per_group):
             k = grp * per_group + member
             if k >= t:
                 break
             base = member * psi
-            offset = k * stride
             for i in range(stop - start):
                 g = dots[i]
                 best = 0
                 best_v = norms[base] - 2.0 * g[base]
+                second_v = np.inf
                 for j in range(1, psi):
                     v = norms[base + j] - 2.0 * g[base + j]
+                    second_v = min(second_v, max(best_v, v))  # branch-free runner-up
                     if v < best_v:
                         best_v = v
                         best = j
-                out[start + i, k] = offset + best
+                limit = best_v + tols[i]
+                if second_v <= limit:  # a near-tie: rank the close ones by exact distance
+                    best_d = np.inf
+                    for j in range(psi):
+                        if norms[base + j] - 2.0 * g[base + j] <= limit:
+                            dist = exact_sq_dist(Z[start + i], samples, index[k, j], shift, scale)
+                            if dist < best_d:
+                                best_d = dist
+                                best = j
+                out[start + i, k] = k * stride + best
     return out
 
 
@@ -70,7 +115,10 @@ def pack_centres(X: np.ndarray, rows: np.ndarray, width: int) -> tuple[np.ndarra
     return packed, np.einsum("ij,ij->i", X, X)[cols]
 
 
-def packed_centres(packed: np.ndarray, psi: int, k: int) -> np.ndarray:
-    """The (psi, d) centres of partitioning ``k`` in :func:`pack_centres`'s output (a view)."""
-    grp, member = divmod(k, packed.shape[2] // psi)
-    return packed[grp][:, member * psi:(member + 1) * psi].T
+def pack_values(values: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """Lay out per-centre ``values`` (t, psi) like :func:`pack_centres`' squared norms (n_groups, g * psi)."""
+    t, psi = values.shape
+    n_groups, width = like.shape
+    flat = np.zeros(n_groups * width)
+    flat[:t * psi] = values.ravel()
+    return flat.reshape(n_groups, width)

@@ -6,35 +6,39 @@ space into at most ``psi`` cells that isolate its points. Two points are similar
 in proportion to the number of partitionings that put them in the same cell:
 
     K(x, y) = (1 / t) * sum_k 1[x and y fall in the same cell of partitioning k]
-            = Phi(x) . Phi(y) / t,
+            = Phi(x) . Phi(y),
 
-where Phi(x) is the binary feature map with one 1 per partitioning (t ones in
-t * psi columns). Because cells are small where data are dense and large where
-data are sparse, the kernel adapts to local density.
+where Phi(x) has one entry 1/sqrt(t) per partitioning (in t * psi columns), the
+convention of scikit-learn's ``RBFSampler`` and ``Nystroem``: a linear model on
+Phi is a kernel machine on K. Because cells are small where data are dense and
+large where data are sparse, the kernel adapts to local density.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
 
-from .._validation import check_matrix
+from .._validation import check_dense_size, check_matrix
 from .cell_index import CellIndex
+from ._inne import covering_balls, sample_radii
 from ._itree import build_forest, route
-from ._voronoi import nearest_centres, pack_centres, packed_centres
+from ._voronoi import nearest_centres, pack_centres, pack_values
 
-METHODS = ("anne", "iforest")
+METHODS = ("anne", "iforest", "inne")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
-_GROUP_WIDTH = 256  # Voronoi centres handled per matrix product (partitionings packed side by side)
+_GROUP_WIDTH = 256  # centres handled per matrix product (partitionings packed side by side)
+_FITTED = ("psi_", "method_", "n_features_in_", "bounds_", "max_depth_", "n_leaves_", "radii_")
 
 
 @dataclass(frozen=True)
@@ -42,39 +46,42 @@ class Partition:
     """The cells of one partitioning, for drawing.
 
     ``centres`` (psi, d) are the sampled points. For ``"anne"`` they are the
-    Voronoi sites and ``boxes`` is None; for ``"iforest"`` ``boxes`` is an array
-    (n_leaves, 2, d) of each leaf's [lower, upper] corners, clipped to ``bounds``.
+    Voronoi sites; for ``"inne"`` ``radii`` (psi,) holds each ball's radius;
+    for ``"iforest"`` ``boxes`` is an array (n_leaves, 2, d) of each leaf's
+    [lower, upper] corners, clipped to ``bounds``.
     """
 
     method: str
     centres: np.ndarray
     boxes: np.ndarray | None
     bounds: np.ndarray
+    radii: np.ndarray | None = None
 
 
 class _Span:
-    """Coordinates in an orthonormal basis of the span of the rows a Voronoi kernel was fitted on.
+    """Coordinates in an orthonormal basis of the span of the sampled (centred) rows.
 
-    Voronoi (aNNE) cells depend only on the distances to the sampled rows,
-    which lie in that span. For any point, the part orthogonal to the span adds
-    the same amount to its distance to every sampled row, so its nearest one
-    does not change: cells computed on span coordinates are the cells. When
-    d > n (the w-Gaussians have d = 10,000 for n = 1,000) each cell lookup
-    costs t * psi * rank instead of t * psi * d. The basis comes from the
-    n x n Gram matrix (one product and a small eigendecomposition), not from a
+    Voronoi and hypersphere cells depend only on the distances to the sampled
+    rows. For any point, the part orthogonal to their span adds the same amount
+    to its distance to every sampled row, so nearest centres do not change and
+    distances follow from the span coordinates plus the point's own norm. When
+    d is much larger than the number of distinct sampled rows u (the
+    w-Gaussians have d = 10,000 for n = 1,000), each lookup costs
+    t * psi * u instead of t * psi * d. The basis comes from the u x u Gram
+    matrix (one product and a small eigendecomposition), not from a
     d-dimensional QR or SVD, which is many times slower.
     """
 
-    def __init__(self, X: np.ndarray):
-        lam, U = np.linalg.eigh(X @ X.T)
-        keep = lam > lam.max() * X.shape[0] * np.finfo(float).eps
-        self.coords = U[:, keep] * np.sqrt(lam[keep])          # X @ basis, without a second product
-        self.basis = X.T @ (U[:, keep] / np.sqrt(lam[keep]))  # (d, rank), orthonormal columns
+    def __init__(self, Z: np.ndarray):
+        lam, U = np.linalg.eigh(Z @ Z.T)
+        keep = lam > lam.max() * Z.shape[0] * np.finfo(float).eps
+        self.coords = U[:, keep] * np.sqrt(lam[keep])          # Z @ basis, without a second product
+        self.basis = Z.T @ (U[:, keep] / np.sqrt(lam[keep]))  # (d, rank), orthonormal columns
 
     @staticmethod
-    def pays(n: int, d: int, t: int, psi: int) -> bool:
-        """Whether the basis costs less than it saves on the fitted rows' own cells (flop estimate)."""
-        return d > n and t * psi * (d - n) > d * n + 10 * n * n
+    def pays(u: int, d: int, t: int, psi: int) -> bool:
+        """Whether projecting a row (d * u) and working in u dimensions beats t * psi * d (flop estimate)."""
+        return d > u and d * u + t * psi * u < t * psi * d
 
 
 @lru_cache(maxsize=1)
@@ -91,8 +98,12 @@ def _as_generator(random_state) -> np.random.Generator:
     return np.random.default_rng(random_state)
 
 
+def _is_dask(X) -> bool:
+    return type(X).__module__.split(".")[0] == "dask"
+
+
 class IsolationKernel(TransformerMixin, BaseEstimator):
-    """Isolation Kernel with a Voronoi (``"anne"``) or isolation-tree (``"iforest"``) partitioning.
+    """Isolation Kernel with Voronoi (``"anne"``), hypersphere (``"inne"``) or isolation-tree cells.
 
     Parameters
     ----------
@@ -103,117 +114,183 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
     t : int, default=200
         Number of partitionings; the kernel is an average over them, so larger
         ``t`` gives a smoother estimate.
-    method : {"anne", "iforest"}, default="anne"
+    method : {"anne", "inne", "iforest"}, default="anne"
         ``"anne"``: a point belongs to the cell of its nearest sampled point
-        (Euclidean Voronoi cells). ``"iforest"``: isolation trees grown on each
-        subset with random axis-parallel splits.
+        (Euclidean Voronoi cells; ties go to the lowest sample index).
+        ``"inne"``: each sampled point is the centre of a ball reaching its
+        nearest other sampled point; a point belongs to the smallest ball
+        covering it, and to no cell of that partitioning when none does (so
+        K(x, x) < 1 far from the data). ``"iforest"``: isolation trees grown
+        on each subset with random axis-parallel splits.
     max_depth : "auto", int or None, default="auto"
         ``"iforest"`` only. ``"auto"`` limits the height to ceil(log2 psi) as in
         Ting et al. (2018, §4.1); ``None`` grows every tree until each sampled
         point is isolated; an int sets the limit.
-    random_state : int, numpy Generator or None
-        Seed; the same seed gives the same kernel.
-    dense_budget : int or None
+    binary : bool, default=False
+        What ``transform`` returns: by default entries 1/sqrt(t), so that
+        ``transform(X) @ transform(Y).T == similarity(X, Y)`` (the convention
+        of scikit-learn's kernel approximations, which linear models' default
+        regularisation expects); ``True`` gives 0/1 features (one 1 per
+        partitioning, squared norm t).
+    random_state : int, numpy Generator, RandomState or None, default=None
+        Seed; the same seed gives the same kernel, whether ``X`` is a NumPy
+        or a Dask array.
+    dense_budget : int or None, default=None
         Largest dense ``similarity`` result in bytes (default 2 GiB).
 
     Attributes
     ----------
     psi_ : int
         The ``psi`` actually used.
+    method_ : str
+        The partitioning the kernel was fitted with.
     n_features_in_ : int
         Number of input features seen by ``fit``.
     samples_ : ndarray of shape (t, psi_, n_features_in_)
         The sampled points of each partitioning.
     bounds_ : ndarray of shape (2, n_features_in_)
-        Per-feature min and max of the fitted data (used to clip drawn cells).
+        Per-feature min and max of the sampled rows (used to clip drawn cells).
+    radii_ : ndarray of shape (t, psi_)
+        ``"inne"`` only: the radius of each ball.
+
+    Notes
+    -----
+    Rows and centres are centred on the sampled rows' mean and scaled by a
+    power of two before any distance is taken, and near-ties are decided on
+    exactly summed distances, so cells stay exact for data far from the origin
+    (timestamps, 1e200-scaled columns) and one row gets the same cell alone, in
+    a batch or in a Dask chunk.
+
+    ``fit``, ``cells`` and ``transform`` accept Dask arrays: ``fit`` computes
+    only the t * psi sampled rows; ``cells`` and ``transform`` return Dask
+    arrays chunked by rows like the input (chunks of scipy CSR matrices for
+    ``transform``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz import IsolationKernel
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> ik = IsolationKernel(psi=8, t=50, random_state=0).fit(X)
+    >>> Phi = ik.transform(X)
+    >>> Phi.shape
+    (100, 400)
+    >>> K = ik.similarity(X[:5])
+    >>> bool(np.allclose(K, (Phi[:5] @ Phi[:5].T).toarray()))
+    True
+    >>> float(K[0, 0])
+    1.0
     """
 
-    def __init__(self, psi=16, t=200, method="anne", max_depth="auto", random_state=None,
+    _parameter_constraints: dict = {
+        "psi": [Interval(Integral, 2, None, closed="left")],
+        "t": [Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions(set(METHODS))],
+        "max_depth": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left"), None],
+        "binary": ["boolean"],
+        "random_state": ["random_state", np.random.Generator],
+        "dense_budget": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, psi=16, t=200, method="anne", max_depth="auto", binary=False, random_state=None,
                  dense_budget=None):
         self.psi = psi
         self.t = t
         self.method = method
         self.max_depth = max_depth
+        self.binary = binary
         self.random_state = random_state
         self.dense_budget = dense_budget
 
     # ------------------------------------------------------------------ fit
-    def _check_params(self) -> int:
-        if self.method not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}; got {self.method!r}.")
-        for name in ("psi", "t"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                raise ValueError(f"{name} must be an integer; got {value!r}.")
-        if self.psi < 2:
-            raise ValueError(f"psi must be at least 2 (cells per partitioning); got {self.psi}.")
-        if self.t < 1:
-            raise ValueError(f"t must be at least 1 (number of partitionings); got {self.t}.")
-        depth = self.max_depth
-        if depth is None:
-            return -1
-        if isinstance(depth, str):
-            if depth != "auto":
-                raise ValueError(f"max_depth must be 'auto', None or a positive integer; got {depth!r}.")
-            return -2  # resolved once psi_ is known
-        if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
-            raise ValueError(f"max_depth must be 'auto', None or a positive integer; got {depth!r}.")
-        return int(depth)
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Draw ``t`` subsets of ``psi`` distinct rows of ``X`` and build their partitionings."""
-        depth = self._check_params()
-        X = check_matrix(X)
-        n, d = X.shape
-        psi = int(self.psi)
+        """Draw ``t`` subsets of ``psi`` distinct rows of ``X`` and build their partitionings.
+
+        Parameters
+        ----------
+        X : array-like or dask array of shape (n_samples, n_features)
+            Training data. Only the sampled rows of a Dask array are computed.
+        y : ignored
+
+        Returns
+        -------
+        self : IsolationKernel
+        """
+        if _is_dask(X):
+            from ..scale.arrays import n_rows, take_rows
+
+            n, d = n_rows(X), X.shape[1]
+        else:
+            X = check_matrix(X)
+            n, d = X.shape
+        psi, t = int(self.psi), int(self.t)
         if psi > n:
             if n < 2:
                 raise ValueError(f"IsolationKernel needs at least 2 rows to fit; got n_samples={n}.")
             warnings.warn(f"psi={psi} is larger than the {n} rows given; using psi={n}.",
                           UserWarning, stacklevel=2)
             psi = n
+        check_dense_size(t * psi, d, None, f"The {t} x {psi} sampled points",
+                         "Use a smaller t or psi.")
         rng = _as_generator(self.random_state)
-        t = int(self.t)
         idx = np.empty((t, psi), dtype=np.int64)
         for k in range(t):
             idx[k] = rng.choice(n, size=psi, replace=False)
-        self.psi_ = psi
-        self.n_features_in_ = d
-        self.bounds_ = np.vstack([X.min(axis=0), X.max(axis=0)])
-        for stale in ("_samples", "_centres", "_span"):
+        rows, index = np.unique(idx, return_inverse=True)
+        samples = check_matrix(take_rows(X, rows), "X") if _is_dask(X) else X[rows]
+        for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
+                      "_scale", "_radii", "_rel", "_cmax", "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
-        if self.method == "anne":
-            if _Span.pays(n, d, t, psi):
-                self._span = _Span(X)
-                X = self._span.coords
-            # only the packed centres are kept; samples_ unpacks them when asked
-            self._centres, self._sq_norms = pack_centres(X, idx, _GROUP_WIDTH)
+        self._samples, self._index = samples, index.reshape(t, psi)
+        self.psi_, self.method_, self.n_features_in_ = psi, self.method, d
+        self.bounds_ = np.vstack([samples.min(axis=0), samples.max(axis=0)])
+        if self.method == "iforest":
+            self._fit_trees(rng)
         else:
-            self._samples = X[idx]
-            self.max_depth_ = math.ceil(math.log2(psi)) if depth == -2 else depth
-            uniforms = rng.random((t, psi, 2))
-            m = 2 * psi - 1
-            self._feature = np.full((t, m), -1, dtype=np.int64)
-            self._threshold = np.zeros((t, m))
-            self._left = np.zeros((t, m), dtype=np.int64)
-            self._leaf = np.full((t, m), -1, dtype=np.int64)
-            self.n_leaves_ = np.zeros(t, dtype=np.int64)
-            build_forest(self._samples, uniforms, self.max_depth_, self._feature, self._threshold,
-                         self._left, self._leaf, self.n_leaves_)
+            self._fit_centres()
         return self
+
+    def _fit_centres(self) -> None:
+        S = self._samples
+        self._shift = S.mean(axis=0)
+        spread = np.abs(S - self._shift).max()
+        # a power of two: scaling is exact and keeps squared distances far from overflow
+        self._scale = 2.0 ** -math.frexp(spread)[1] if spread > 0 else 1.0
+        Z = (S - self._shift) * self._scale
+        u, d = Z.shape
+        if _Span.pays(u, d, self.t, self.psi_):
+            self._span = _Span(Z)
+            Z = self._span.coords
+        self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
+        self._cmax = math.sqrt(self._sq_norms.max())
+        # bound on the relative rounding error of one dot product (with the projection), with margin
+        self._rel = 4.0 * (d + 4) * np.finfo(float).eps
+        if self.method == "inne":
+            radii = np.empty((self.t, self.psi_))
+            sample_radii(Z, self._samples, self._index, self._shift, self._scale, self._rel, self._cmax, radii)
+            self._radii = pack_values(radii, self._sq_norms)
+            self.radii_ = np.sqrt(radii) / self._scale
+
+    def _fit_trees(self, rng: np.random.Generator) -> None:
+        t, psi = self._index.shape
+        depth = self.max_depth
+        self.max_depth_ = math.ceil(math.log2(psi)) if depth == "auto" else -1 if depth is None else int(depth)
+        uniforms = rng.random((t, psi, 2))
+        m = 2 * psi - 1
+        self._feature = np.full((t, m), -1, dtype=np.int64)
+        self._threshold = np.zeros((t, m))
+        self._left = np.zeros((t, m), dtype=np.int64)
+        self._leaf = np.full((t, m), -1, dtype=np.int64)
+        self.n_leaves_ = np.zeros(t, dtype=np.int64)
+        build_forest(self._samples[self._index], uniforms, self.max_depth_, self._feature, self._threshold,
+                     self._left, self._leaf, self.n_leaves_)
 
     @property
     def samples_(self) -> np.ndarray:
-        """The sampled points of each partitioning, (t, psi_, n_features_in_).
-
-        For the Voronoi kernel they are rebuilt from the packed centres on each
-        access (t * psi_ * d values): read it once, not in a loop.
-        """
-        if "_samples" in self.__dict__:
-            return self._samples
-        if "_centres" in self.__dict__:
-            return np.stack([self._centres_of(k) for k in range(self.t)])
-        raise AttributeError("samples_ exists once the kernel is fitted.")
+        """The sampled points of each partitioning, (t, psi_, n_features_in_)."""
+        check_is_fitted(self, "psi_")
+        return self._samples[self._index]
 
     # ------------------------------------------------------------ transform
     def _check_X(self, X, name="X") -> np.ndarray:
@@ -226,43 +303,92 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
             )
         return X
 
-    def _index(self, X, stride: int) -> np.ndarray:
+    def _cell_dtype(self, stride: int):
+        return np.int32 if self.t * max(stride, 1) < 2**31 - 1 else np.int64
+
+    def _index_rows(self, X, stride: int) -> np.ndarray:
         X = self._check_X(X)
-        n = X.shape[0]
-        dtype = np.int32 if self.t * max(stride, 1) < 2**31 - 1 else np.int64
-        out = np.empty((n, self.t), dtype=dtype)
-        if self.method == "anne":
-            if "_span" in self.__dict__:
-                X = X @ self._span.basis
-            # BLAS must not start threads of its own inside numba's parallel tiles
-            with _blas().limit(limits=1, user_api="blas"):
-                nearest_centres(X, self._centres, self._sq_norms, self.psi_, self.t, stride, _ROW_BLOCK, out)
-        else:
+        out = np.empty((X.shape[0], self.t), dtype=self._cell_dtype(stride))
+        if self.method_ == "iforest":
             route(X, self._feature, self._threshold, self._left, self._leaf, stride, _ROW_BLOCK, out)
+            return out
+        with np.errstate(over="ignore", invalid="ignore"):
+            Z = (X - self._shift) * self._scale
+        if not np.isfinite(Z).all():
+            raise ValueError("X has values so far from the data the kernel was fitted on that their distances "
+                             "overflow; rescale X the way the training data was scaled.")
+        P = Z @ self._span.basis if "_span" in self.__dict__ else Z
+        args = (self._samples, self._index, self._shift, self._scale, self._rel, self._cmax,
+                self.psi_, self.t, stride, _ROW_BLOCK, out)
+        # BLAS must not start threads of its own inside numba's parallel tiles
+        with _blas().limit(limits=1, user_api="blas"):
+            if self.method_ == "anne":
+                nearest_centres(P, self._centres, self._sq_norms, Z, *args)
+            else:
+                covering_balls(P, self._centres, self._sq_norms, self._radii, Z, *args)
         return out
 
-    def cells(self, X) -> np.ndarray:
-        """Return an int array (n, t): the cell of each row in each partitioning (0..psi_-1)."""
-        return self._index(X, 0)
+    def _map_dask(self, X, func, n_cols, dtype, sparse=False):
+        from ..scale.arrays import map_row_blocks
 
-    def transform(self, X) -> sp.csr_matrix:
-        """Map ``X`` to the sparse binary feature space: CSR of shape (n, t * psi_), t ones per row."""
         check_is_fitted(self, "psi_")
-        columns = self._index(X, self.psi_)
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has shape {X.shape}, but IsolationKernel is expecting "
+                             f"{self.n_features_in_} features as input (the number it was fitted with).")
+        return map_row_blocks(func, X, n_cols=n_cols, dtype=dtype, sparse=sparse)
+
+    def cells(self, X):
+        """The cell of each row in each partitioning.
+
+        Parameters
+        ----------
+        X : array-like or dask array of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        cells : ndarray (or dask array) of shape (n_samples, t), integer
+            Values in 0..psi_-1; -1 where an ``"inne"`` partitioning covers no
+            ball around the row.
+        """
+        check_is_fitted(self, "psi_")
+        if _is_dask(X):
+            return self._map_dask(X, self.cells, self.t, self._cell_dtype(0))
+        return self._index_rows(X, 0)
+
+    def transform(self, X):
+        """Map ``X`` to the sparse feature space: CSR of shape (n, t * psi_).
+
+        Each row has one non-zero per partitioning that covers it (all ``t``
+        for ``"anne"`` and ``"iforest"``), of value 1/sqrt(t), or 1 with
+        ``binary=True``. A Dask array in gives a Dask array of CSR chunks out.
+        """
+        check_is_fitted(self, "psi_")
+        if _is_dask(X):
+            return self._map_dask(X, self.transform, self.t * self.psi_, np.float64, sparse=True)
+        columns = self._index_rows(X, self.psi_)
         n, t = columns.shape
-        indptr = np.arange(0, n * t + 1, t, dtype=np.int64 if n * t >= 2**31 - 1 else columns.dtype)
-        data = np.ones(n * t, dtype=np.float64)
+        value = 1.0 if self.binary else 1.0 / math.sqrt(t)
+        if self.method_ == "inne":
+            covered = columns >= 0
+            indptr = np.concatenate([[0], np.cumsum(covered.sum(axis=1))])
+            indices = columns[covered]
+        else:
+            indptr = np.arange(0, n * t + 1, t)
+            indices = columns.ravel()
+        index_dtype = np.int64 if indptr[-1] >= 2**31 - 1 else np.int32
         # columns within a row increase with k, so the indices are sorted and unique
-        out = sp.csr_matrix((data, columns.ravel(), indptr), shape=(n, t * self.psi_), copy=False)
+        out = sp.csr_matrix((np.full(indices.size, value), indices.astype(index_dtype, copy=False),
+                             indptr.astype(index_dtype)), shape=(n, t * self.psi_), copy=False)
         out.has_sorted_indices = True
         return out
 
     def similarity(self, X, Y=None) -> np.ndarray:
-        """Dense kernel matrix K(X, Y) = Phi(X) Phi(Y)^T / t, values in [0, 1].
+        """Dense kernel matrix K(X, Y), values in [0, 1].
 
-        With ``Y=None`` the result is K(X, X): symmetric with ones on the diagonal.
-        Raises ``ValueError`` when the result would exceed ``dense_budget``; use
-        ``transform`` and sparse products for large inputs.
+        With ``Y=None`` the result is K(X, X): symmetric, with ones on the
+        diagonal for ``"anne"`` and ``"iforest"``. Raises ``ValueError`` when
+        the result would exceed ``dense_budget``; use ``transform`` and sparse
+        products for large inputs.
         """
         cells_x = self.cells(X)
         if Y is None:
@@ -277,17 +403,17 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
     def partition(self, k: int = 0, bounds=None) -> Partition:
         """Return the cells of partitioning ``k`` for drawing (see :class:`Partition`).
 
-        ``bounds`` (2, d) clips the iForest boxes; default: the fitted data's
+        ``bounds`` (2, d) clips the iForest boxes; default: the sampled rows'
         bounding box.
         """
         check_is_fitted(self, "psi_")
-        if not 0 <= k < self.t:
-            raise ValueError(f"partitioning index must be in [0, {self.t - 1}]; got {k}.")
+        if isinstance(k, bool) or not isinstance(k, Integral) or not 0 <= k < self.t:
+            raise ValueError(f"partitioning index must be an integer in [0, {self.t - 1}]; got {k!r}.")
         bounds = self.bounds_ if bounds is None else np.asarray(bounds, dtype=float)
         if bounds.shape != (2, self.n_features_in_):
             raise ValueError(f"bounds must have shape (2, {self.n_features_in_}); got {bounds.shape}.")
         boxes = None
-        if self.method == "iforest":
+        if self.method_ == "iforest":
             boxes = np.empty((int(self.n_leaves_[k]), 2, self.n_features_in_))
             stack = [(0, bounds[0].copy(), bounds[1].copy())]
             while stack:
@@ -302,11 +428,5 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
                 lo_r[f] = max(lo[f], s)
                 stack.append((self._left[k, node], lo, hi_l))
                 stack.append((self._left[k, node] + 1, lo_r, hi))
-        return Partition(self.method, self._centres_of(k), boxes, bounds)
-
-    def _centres_of(self, k: int) -> np.ndarray:
-        """A copy of the sampled points of partitioning ``k``, (psi_, n_features_in_)."""
-        if "_samples" in self.__dict__:
-            return self._samples[k].copy()
-        centres = packed_centres(self._centres, self.psi_, k)
-        return centres @ self._span.basis.T if "_span" in self.__dict__ else centres.copy()
+        radii = self.radii_[k].copy() if self.method_ == "inne" else None
+        return Partition(self.method_, self._samples[self._index[k]], boxes, bounds, radii)

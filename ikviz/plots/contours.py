@@ -18,6 +18,13 @@ def cell_lines(part: Partition) -> tuple[list, list]:
             xs += [x0, x1, x1, x0, x0, None]
             ys += [y0, y0, y1, y1, y0, None]
         return xs, ys
+    if part.radii is not None:
+        # each ball drawn as a circle in the first two coordinates (exact in 2-D)
+        angle = np.linspace(0.0, 2.0 * np.pi, 49)
+        for (cx, cy), r in zip(part.centres[:, :2], part.radii):
+            xs += [*(cx + r * np.cos(angle)), None]
+            ys += [*(cy + r * np.sin(angle)), None]
+        return xs, ys
     pts = part.centres[:, :2]
     lo, hi = part.bounds[0, :2], part.bounds[1, :2]
     span = float(np.max(hi - lo)) or 1.0

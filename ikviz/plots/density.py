@@ -62,7 +62,7 @@ def density_figure(density: dict, height: int = 360, bins: int = 12) -> go.Figur
     which = np.clip(np.digitize(dens, edges) - 1, 0, bins - 1)
     centres = np.sqrt(edges[:-1] * edges[1:])
     fig = go.Figure()
-    for kernel in ("ik_anne", "ik_iforest"):
+    for kernel in ("ik_anne", "ik_inne", "ik_iforest"):
         colour = KERNEL_COLOURS.get(kernel)
         sims = density[kernel]
         fig.add_trace(go.Scattergl(x=dens, y=sims, mode="markers", name=KERNELS[kernel][0],
@@ -81,14 +81,15 @@ def density_figure(density: dict, height: int = 360, bins: int = 12) -> go.Figur
     return base_layout(fig, "Equal-distance pairs: similarity falls as density rises", height=height)
 
 
-def rmse_figure(grid: dict, height: int = 520) -> go.Figure:
+def rmse_figure(grid: dict, height: int | None = None) -> go.Figure:
     """Heat-maps of RMSE(IK, L_psi) and RMSE(IK, best-fitting RBF) over d x psi, per IK method."""
     methods = list(grid["laplacian"])
     titles = []
     for m in methods:
         titles += [f"{KERNELS[m][0]} vs L_ψ", f"{KERNELS[m][0]} vs best RBF"]
     fig = make_subplots(rows=len(methods), cols=2, subplot_titles=titles, horizontal_spacing=0.1,
-                        vertical_spacing=0.18)
+                        vertical_spacing=0.36 / len(methods))
+    height = height or 120 + 200 * len(methods)
     zmax = max(float(np.max(grid[key][m])) for key in ("laplacian", "rbf") for m in methods)
     x = [str(p) for p in grid["psi"]]
     y = [str(d) for d in grid["d"]]

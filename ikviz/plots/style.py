@@ -10,6 +10,7 @@ KERNEL_COLOURS = {
     "ik_anne": "#1b9e77",
     "ik_iforest": "#d95f02",
     "ik_iforest_full": "#7570b3",
+    "ik_inne": "#e6ab02",
     "laplacian_psi": "#e7298a",
     "rbf": "#666666",
 }
