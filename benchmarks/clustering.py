@@ -4,8 +4,8 @@ Run from the repository root: ``python benchmarks/clustering.py [--n 10000] [--d
 Each case runs in a fresh process (after a small warm-up, so numba's compile or
 cache load is not timed) and reports:
 
-* the wall time of ``density_peaks`` (max-distance, rho and delta passes, assignment),
-  plus, for IK, the kernel fit and cell indexing separately;
+* the wall time of ``DensityPeaks.fit`` (for IK the kernel fit and cell indexing included;
+  max-distance, rho and delta passes, assignment);
 * the peak of Python-tracked allocations during the call (tracemalloc, which numpy
   reports to), and the process's peak resident memory.
 
@@ -22,26 +22,23 @@ import sys
 CASE = r"""
 import json, resource, sys, time, tracemalloc
 import numpy as np
-from ikviz import IsolationKernel
-from ikviz.clustering import Distances, density_peaks
+from ikviz.clustering import DensityPeaks
 
 n, d, measure, psi = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 rng = np.random.default_rng(0)
 # three Gaussian blobs of different spread
 X = np.vstack([rng.normal(c, s, size=(m, d)) for c, s, m in ((0, 0.5, n // 2), (4, 1.0, n // 4), (8, 0.3, n - n // 2 - n // 4))])
 warm = X[:300]
-ik_warm = IsolationKernel(psi=16, t=20, random_state=0).fit(warm)
-density_peaks(Distances(warm, measure, kernel=ik_warm, k=10), 3, 0.05)
+metric = {"euclidean": "euclidean", "ik": "ik", "ag": "adaptive"}[measure]
+DensityPeaks(3, eps_fraction=0.05, metric=metric, psi=16, t=20, n_neighbors=10, random_state=0).fit(warm)
 
-start = time.perf_counter()
-ik = IsolationKernel(psi=psi, t=200, random_state=0).fit(X) if measure == "ik" else None
-source = Distances(X, measure, kernel=ik, k=50)
-prepare = time.perf_counter() - start
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 tracemalloc.start()
 start = time.perf_counter()
-labels, centres, graph = density_peaks(source, 3, 0.05)
+dp = DensityPeaks(3, eps_fraction=0.05, metric=metric, psi=psi, t=200, n_neighbors=50, random_state=0).fit(X)
+labels = dp.labels_
 seconds = time.perf_counter() - start
+prepare = 0.0
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 print(json.dumps({"measure": measure, "n": n, "d": d, "psi": psi if measure == "ik" else None,
@@ -50,7 +47,7 @@ print(json.dumps({"measure": measure, "n": n, "d": d, "psi": psi if measure == "
                   "traced_peak_MiB": round(peak / 2**20, 1),
                   "rss_peak_MiB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
                   "rss_before_MiB": round(base / 1024, 1),
-                  "rows_per_block": source.rows_per_block, "cluster_sizes": np.bincount(labels).tolist()}))
+                  "rows_per_block": max(1, min(n, 64 * 1024**2 // (8 * n))), "cluster_sizes": np.bincount(labels).tolist()}))
 """
 
 

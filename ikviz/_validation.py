@@ -1,6 +1,18 @@
 """Input checks shared by every estimator and kernel function.
 
 Inputs are validated once, at the boundary, with messages a user can act on.
+The wording follows scikit-learn's (``"X has 3 features, but IsolationKernel is
+expecting 2 features as input."``, ``"0 feature(s) (shape=(5, 0)) while a
+minimum of 1 is required."``), so estimators built on these checks pass
+scikit-learn's estimator checks.
+
+* :func:`check_matrix`: any array-like to a finite 2-D float array, or a
+  clear ``ValueError`` / ``TypeError``;
+* :func:`check_n_features`: set ``n_features_in_`` at fit, compare with it later;
+* :func:`validate_data`: both, plus ``feature_names_in_`` for data frames, the
+  one call an estimator's ``fit`` / ``transform`` needs;
+* :func:`check_dense_size`: refuse an allocation that grows with n^2 or with a
+  user-given size before it is attempted.
 """
 
 from __future__ import annotations
@@ -10,33 +22,52 @@ import numpy as np
 #: Largest dense result (in bytes) a function may allocate before it refuses.
 DEFAULT_DENSE_BUDGET = 2 * 1024**3
 
+_TIME_KINDS = {"M": "dates or times (datetime64)", "m": "time spans (timedelta64)"}
 
-def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
-    """Return ``X`` as a C-contiguous 2-D float array, or raise a clear ``ValueError``.
 
-    Accepts NumPy arrays, nested lists and data frames. Rejects non-numeric
-    columns, empty or 1-D input, and NaN or infinite values (saying how many rows).
-    """
-    if hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse"):
+def _is_sparse(X) -> bool:
+    return hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse")
+
+
+def _frame_to_array(X, name: str) -> np.ndarray:
+    """A data frame's values as floats, refusing non-numeric columns by name."""
+    bad = [str(c) for c, dt in zip(X.columns, X.dtypes) if getattr(dt, "kind", "O") not in "biuf"]
+    if bad:
+        shown = ", ".join(bad[:5]) + (", ..." if len(bad) > 5 else "")
+        raise ValueError(
+            f"{name} has {len(bad)} non-numeric column(s): {shown}. "
+            "Drop them or encode them as numbers first."
+        )
+    try:  # nullable integer columns hold pd.NA: make them NaN so the NaN check names the rows
+        return X.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        return X.to_numpy()
+
+
+def _numbers(X, name: str, dtype) -> np.ndarray:
+    """``X`` as an ndarray of real numbers (any shape), refusing everything else with a clear message."""
+    if X is None:
+        raise ValueError(f"{name} is None; pass an array of numbers.")
+    if _is_sparse(X):
         raise ValueError(f"{name} is a sparse matrix; sparse input is not supported. Pass a dense array "
                          f"({name}.toarray()).")
-    if X is None:
-        raise ValueError(f"{name} is None; pass a 2-D array of shape (n_samples, n_features).")
-    dtypes = getattr(X, "dtypes", None)
-    if dtypes is not None and hasattr(X, "columns"):
-        bad = [str(c) for c, dt in zip(X.columns, dtypes) if getattr(dt, "kind", "O") not in "biuf"]
-        if bad:
-            shown = ", ".join(bad[:5]) + (", ..." if len(bad) > 5 else "")
-            raise ValueError(
-                f"{name} has {len(bad)} non-numeric column(s): {shown}. "
-                "Drop them or encode them as numbers first."
-            )
-        X = X.to_numpy()
+    if isinstance(X, (str, bytes)):
+        raise ValueError(f"{name} is a string ({X[:20]!r}); pass an array of numbers.")
+    if getattr(X, "dtypes", None) is not None and hasattr(X, "columns"):
+        X = _frame_to_array(X, name)
     try:
         arr = np.asarray(X)
-    except ValueError as exc:  # ragged nested lists
-        raise ValueError(f"{name} could not be read as a 2-D array: {exc}") from None
-    if arr.dtype.kind in "OUSV":
+    except (ValueError, TypeError) as exc:  # ragged nested lists
+        raise ValueError(f"{name} could not be read as an array: {exc}") from None
+    kind = arr.dtype.kind
+    if kind in _TIME_KINDS:
+        raise ValueError(f"{name} holds {_TIME_KINDS[kind]}, not numbers (dtype {arr.dtype}). Convert them to "
+                         "numbers that mean something for a distance first, e.g. seconds since a reference "
+                         "time: (t - t0) / np.timedelta64(1, 's').")
+    if kind in "USV":
+        raise ValueError(f"{name} is non-numeric: it holds strings or raw bytes (dtype {arr.dtype}). "
+                         "Convert every column to numbers explicitly first.")
+    if kind == "O":
         try:
             arr = arr.astype(dtype)
         except TypeError:
@@ -47,10 +78,68 @@ def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
                 f"{name} contains non-numeric values (dtype {arr.dtype}). "
                 "Convert every column to numbers first."
             ) from None
-    if arr.dtype.kind == "c":
+    if kind == "c":
         raise ValueError(f"Complex data not supported: {name} is complex-valued; the kernels need real numbers.")
+    return arr
+
+
+def _check_finite(arr: np.ndarray, name: str) -> None:
+    finite = np.isfinite(arr)
+    if finite.all():
+        return
+    if arr.ndim == 2:
+        bad_rows = np.flatnonzero(~finite.all(axis=1))
+        shown = ", ".join(map(str, bad_rows[:5])) + (", ..." if bad_rows.size > 5 else "")
+        raise ValueError(f"{name} has {bad_rows.size} row(s) with NaN or infinity (rows {shown}). "
+                         "Remove or impute them first.")
+    bad = np.flatnonzero(~finite.ravel())
+    shown = ", ".join(map(str, bad[:5])) + (", ..." if bad.size > 5 else "")
+    raise ValueError(f"{name} has {bad.size} NaN or infinite value(s) (at flat positions {shown}).")
+
+
+def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
+    """Return ``X`` as a C-contiguous 2-D float array, or raise a clear error.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        NumPy array, nested list or data frame of numbers (int, float, bool, or
+        objects that are numbers).
+    name : str, default="X"
+        The argument's name, used in every message.
+    dtype : numpy dtype, default=numpy.float64
+        Type of the returned array.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        A C-contiguous copy (or view) of the input, every value finite.
+
+    Raises
+    ------
+    ValueError
+        For sparse matrices, ``None``, strings, dates or time spans, complex
+        numbers, input that is not 2-D, empty input, and NaN or infinite values
+        (the message says how many rows, and which).
+    TypeError
+        For objects that are not numbers (dicts, lists...).
+
+    Examples
+    --------
+    >>> from ikviz._validation import check_matrix
+    >>> check_matrix([[1, 2], [3, 4]])
+    array([[1., 2.],
+           [3., 4.]])
+    >>> check_matrix([[1.0, float("nan")]], name="Q")
+    Traceback (most recent call last):
+    ...
+    ValueError: Q has 1 row(s) with NaN or infinity (rows 0). Remove or impute them first.
+    """
+    if X is None:
+        raise ValueError(f"{name} is None; pass a 2-D array of shape (n_samples, n_features).")
+    arr = _numbers(X, name, dtype)
     if arr.ndim != 2:
-        hint = " Reshape your data: X.reshape(-1, 1) for a single feature." if arr.ndim == 1 else ""
+        hint = f" Reshape your data: {name}.reshape(-1, 1) for a single feature." if arr.ndim == 1 else ""
         raise ValueError(
             f"{name} must be 2-D (n_samples, n_features); got an array of shape {arr.shape}.{hint}"
         )
@@ -59,23 +148,281 @@ def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
     if arr.shape[1] == 0:
         raise ValueError(f"{name} is empty: 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
     arr = np.ascontiguousarray(arr, dtype=dtype)
-    finite = np.isfinite(arr)
-    if not finite.all():
-        bad_rows = np.flatnonzero(~finite.all(axis=1))
-        shown = ", ".join(map(str, bad_rows[:5])) + (", ..." if bad_rows.size > 5 else "")
-        raise ValueError(
-            f"{name} has {bad_rows.size} row(s) with NaN or infinity (rows {shown}). "
-            "Remove or impute them first."
-        )
+    _check_finite(arr, name)
     return arr
 
 
+def check_array(X, name: str, *, ndim=(1, 2), dtype=np.float64, allow_empty: bool = False,
+                finite: bool = True) -> np.ndarray:
+    """Return ``X`` as a C-contiguous array of real numbers of an allowed dimension, or raise a clear error.
+
+    The general form of :func:`check_matrix`, for arguments that are not
+    feature matrices: similarity rows, neighbour indices, counts.
+
+    Parameters
+    ----------
+    X : array-like
+        The argument.
+    name : str
+        Its name, used in every message.
+    ndim : int or tuple of int, default=(1, 2)
+        The allowed numbers of dimensions.
+    dtype : numpy dtype, default=numpy.float64
+        Type of the returned array. For an integer dtype the values must be
+        whole numbers (``2.0`` is accepted, ``2.5`` is not).
+    allow_empty : bool, default=False
+        Whether an array with no values is acceptable.
+    finite : bool, default=True
+        Whether to refuse NaN and infinite values.
+
+    Returns
+    -------
+    X : ndarray
+
+    Examples
+    --------
+    >>> from ikviz._validation import check_array
+    >>> check_array([[0, 2], [1, 1]], "neighbours", ndim=2, dtype=int)
+    array([[0, 2],
+           [1, 1]])
+    >>> check_array([0.5, 1.5], "neighbours", dtype=int)
+    Traceback (most recent call last):
+    ...
+    ValueError: neighbours must hold whole numbers (indices or counts); got 0.5.
+    """
+    allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+    arr = _numbers(X, name, np.float64)
+    if arr.ndim not in allowed:
+        shapes = " or ".join(f"{d}-D" for d in allowed)
+        raise ValueError(f"{name} must be {shapes}; got an array of shape {arr.shape}.")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} is empty (shape={arr.shape}); at least one value is required.")
+    integer = np.issubdtype(np.dtype(dtype), np.integer)
+    if integer and arr.dtype.kind not in "biu":
+        arr = arr.astype(np.float64)
+        if finite:
+            _check_finite(arr, name)
+        fractional = arr[np.isfinite(arr) & (arr != np.round(arr))]
+        if fractional.size:
+            raise ValueError(f"{name} must hold whole numbers (indices or counts); got {float(fractional[0])!r}.")
+        if arr.size and np.abs(arr).max() >= 2.0**63:
+            raise ValueError(f"{name} holds values too large for 64-bit integers.")
+    elif finite and arr.dtype.kind == "f":
+        _check_finite(arr, name)
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def check_labels(y, name: str = "y", n: int | None = None, other: str = "X") -> np.ndarray:
+    """Return class labels ``y`` as a 1-D array, or raise a clear error.
+
+    Any hashable values are labels (ints, strings...), but not NaN, complex
+    numbers, ``None`` or 2-D arrays; a column vector (n, 1) is flattened.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    name : str, default="y"
+        The argument's name in messages.
+    n : int, default=None
+        The number of labels required (one per row of ``other``).
+    other : str, default="X"
+        What ``n`` counts, named in the message.
+
+    Examples
+    --------
+    >>> from ikviz._validation import check_labels
+    >>> check_labels(["a", "b", "a"], n=3)
+    array(['a', 'b', 'a'], dtype='<U1')
+    >>> check_labels([0, 1], n=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: y has 2 label(s) but X has 3 row(s); pass one label per row.
+    """
+    if y is None:
+        raise ValueError(f"{name} is None; pass one label per row.")
+    if _is_sparse(y):
+        raise ValueError(f"{name} is a sparse matrix; pass a 1-D array of labels.")
+    try:
+        arr = np.asarray(y)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} could not be read as a 1-D array of labels: {exc}") from None
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of labels; got an array of shape {arr.shape}.")
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} is complex-valued; labels must be integers, strings or other comparable values.")
+    if arr.dtype.kind in _TIME_KINDS:
+        raise ValueError(f"{name} holds {_TIME_KINDS[arr.dtype.kind]}; labels must be integers or strings.")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError(f"{name} has {int((~np.isfinite(arr)).sum())} NaN or infinite label(s); "
+                         "drop those rows or give them a class.")
+    if arr.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v) for v in arr):
+        raise ValueError(f"{name} has missing labels (None or NaN); drop those rows or give them a class.")
+    if n is not None and arr.shape[0] != n:
+        raise ValueError(f"{name} has {arr.shape[0]} label(s) but {other} has {n} row(s); pass one label per row.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty; at least one label is required.")
+    return arr
+
+
+def check_n_features(estimator, X, reset: bool, name: str = "X") -> None:
+    """Record (``reset=True``, in ``fit``) or check ``estimator.n_features_in_`` against ``X``.
+
+    The one feature-count check of the package, worded as scikit-learn's so
+    that its estimator checks accept it.
+
+    Parameters
+    ----------
+    estimator : object
+        The estimator whose ``n_features_in_`` is set or compared.
+    X : ndarray of shape (n_samples, n_features)
+        Already checked data (see :func:`check_matrix`).
+    reset : bool
+        ``True`` in ``fit`` (and the first ``partial_fit``): set
+        ``n_features_in_``. ``False`` elsewhere: compare, skipped when the
+        estimator has not recorded a count yet.
+    name : str, default="X"
+        The argument's name in the message.
+
+    Raises
+    ------
+    ValueError
+        When ``X`` has another number of features than the estimator was fitted with.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from ikviz._validation import check_n_features
+    >>> est = BaseEstimator()
+    >>> check_n_features(est, np.zeros((4, 2)), reset=True)
+    >>> est.n_features_in_
+    2
+    >>> check_n_features(est, np.zeros((4, 3)), reset=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 3 features, but BaseEstimator is expecting 2 features as input.
+    """
+    n_features = int(np.shape(X)[1])
+    if reset:
+        estimator.n_features_in_ = n_features
+        return
+    expected = getattr(estimator, "n_features_in_", None)
+    if expected is not None and n_features != expected:
+        raise ValueError(f"{name} has {n_features} features, but {type(estimator).__name__} is expecting "
+                         f"{expected} features as input.")
+
+
+def _check_feature_names(estimator, X, reset: bool) -> None:
+    try:  # scikit-learn >= 1.6
+        from sklearn.utils.validation import _check_feature_names as check
+    except ImportError:  # pragma: no cover - older scikit-learn keeps it on the estimator
+        check = getattr(estimator, "_check_feature_names", None)
+        if check is None:
+            return
+        check(X, reset=reset)
+        return
+    check(estimator, X, reset=reset)
+
+
+def validate_data(estimator, X, *, reset: bool, name: str = "X", dtype=np.float64,
+                  accept_sparse: bool = False):
+    """Check ``X`` for ``estimator``: values (:func:`check_matrix`), feature count and names.
+
+    Call it with ``reset=True`` in ``fit`` and ``reset=False`` in ``transform``,
+    ``predict``... It sets or checks ``n_features_in_`` and, for data frames,
+    ``feature_names_in_`` (as scikit-learn's ``validate_data`` does).
+
+    Parameters
+    ----------
+    estimator : object
+        The estimator being fitted or applied.
+    X : array-like of shape (n_samples, n_features)
+        The data.
+    reset : bool
+        Whether to record the feature count and names (``fit``) or compare with them.
+    name : str, default="X"
+        The argument's name in messages.
+    dtype : numpy dtype, default=numpy.float64
+        Type of the returned array.
+    accept_sparse : bool, default=False
+        Let scipy sparse matrices through (as CSR, checked by scikit-learn's
+        ``check_array``) instead of refusing them.
+
+    Returns
+    -------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from ikviz._validation import validate_data
+    >>> est = BaseEstimator()
+    >>> validate_data(est, [[0, 1], [2, 3]], reset=True).shape
+    (2, 2)
+    >>> validate_data(est, [[0, 1, 2]], reset=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 3 features, but BaseEstimator is expecting 2 features as input.
+    """
+    _check_feature_names(estimator, X, reset=reset)
+    if accept_sparse and _is_sparse(X):
+        from sklearn.utils import check_array
+
+        arr = check_array(X, accept_sparse="csr", dtype=dtype, input_name=name)
+        if arr.shape[0] == 0 or arr.shape[1] == 0:
+            check_matrix(np.empty(arr.shape), name)  # the same message as for a dense empty X
+    else:
+        arr = check_matrix(X, name, dtype=dtype)
+    check_n_features(estimator, arr, reset=reset, name=name)
+    return arr
+
+
+def _bytes(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n:,.1f} PiB"  # pragma: no cover
+
+
 def check_dense_size(n_rows: int, n_cols: int, budget: int | None, what: str, hint: str) -> None:
-    """Refuse to allocate an ``n_rows x n_cols`` float64 matrix larger than ``budget`` bytes."""
-    budget = DEFAULT_DENSE_BUDGET if budget is None else budget
+    """Refuse to allocate an ``n_rows x n_cols`` float64 matrix larger than ``budget`` bytes.
+
+    Parameters
+    ----------
+    n_rows, n_cols : int
+        Shape of the planned array.
+    budget : int or None
+        Largest allowed size in bytes, as the caller's ``dense_budget``
+        parameter gave it; ``None`` means :data:`DEFAULT_DENSE_BUDGET` (2 GiB).
+    what : str
+        What the array is, starting the message ("The kernel matrix").
+    hint : str
+        What to use instead, ending the message.
+
+    Raises
+    ------
+    ValueError
+        When the array would exceed the budget; raised before anything is allocated.
+
+    Examples
+    --------
+    >>> from ikviz._validation import check_dense_size
+    >>> check_dense_size(1000, 1000, None, "The Gram matrix", "Subsample.")
+    >>> check_dense_size(10**6, 10**6, None, "The Gram matrix", "Subsample.")
+    Traceback (most recent call last):
+    ...
+    ValueError: The Gram matrix would be a dense 1000000 x 1000000 matrix (7.3 TiB), over the 2.0 GiB budget. Subsample.
+    >>> check_dense_size(100, 100, 1000, "The Gram matrix", "Subsample.")
+    Traceback (most recent call last):
+    ...
+    ValueError: The Gram matrix would be a dense 100 x 100 matrix (78.1 KiB), over dense_budget=1000 (bytes). Subsample.
+    """
+    limit = DEFAULT_DENSE_BUDGET if budget is None else budget
     need = 8 * int(n_rows) * int(n_cols)
-    if need > budget:
-        raise ValueError(
-            f"{what} would be a dense {n_rows} x {n_cols} matrix ({need / 1024**2:,.0f} MiB), "
-            f"over the {budget / 1024**2:,.0f} MiB budget. {hint}"
-        )
+    if need > limit:
+        over = f"the {_bytes(limit)} budget" if budget is None else f"dense_budget={budget!r} (bytes)"
+        raise ValueError(f"{what} would be a dense {n_rows} x {n_cols} matrix ({_bytes(need)}), over {over}. {hint}")

@@ -1,4 +1,4 @@
-"""The ``ikviz`` command line: ``ikviz reproduce`` and ``ikviz bench``."""
+"""The ``ikviz`` command line: ``ikviz reproduce``, ``ikviz bench`` and ``ikviz scale``."""
 
 from __future__ import annotations
 
@@ -47,6 +47,13 @@ def _bench_classification(args) -> int:
     return 0
 
 
+def _bench_pipeline(args) -> int:
+    from .bench_classification import main_pipeline
+
+    main_pipeline(json_path=args.json, n=args.n, dataset=args.dataset, psi=args.psi, t=args.t, seed=args.seed)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also used by the tests)."""
     parser = argparse.ArgumentParser(prog="ikviz", description="See what the Isolation Kernel does.")
@@ -65,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = bench.add_subparsers(dest="target", metavar="TARGET", required=True)
     kern = bench_sub.add_parser("kernel", help="IsolationKernel fit+transform vs ikpykit's IsoKernel")
     kern.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000])
-    kern.add_argument("--methods", nargs="+", default=["anne", "iforest"], choices=["anne", "iforest"])
+    kern.add_argument("--methods", nargs="+", default=["anne", "inne", "iforest"],
+                      choices=["anne", "inne", "iforest"])
     kern.add_argument("--d", type=int, default=20)
     kern.add_argument("--t", type=int, default=200)
     kern.add_argument("--psi", type=int, default=64)
@@ -80,6 +88,20 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--stream", type=int, default=100_000, help="FOGD stream length")
     cls.add_argument("--json", help="also write the numbers to this file")
     cls.set_defaults(func=_bench_classification)
+    pipe = bench_sub.add_parser("pipeline",
+                                help="make_pipeline(IsolationKernel(psi=64, t=200), LinearSVC()) vs SVC-RBF, "
+                                     "defaults, 20,000 a9a rows")
+    pipe.add_argument("--n", type=int, default=20_000, help="training rows (the rest of the dataset is the test set)")
+    pipe.add_argument("--dataset", default="a9a", help="bundled dataset")
+    pipe.add_argument("--psi", type=int, default=64)
+    pipe.add_argument("--t", type=int, default=200)
+    pipe.add_argument("--seed", type=int, default=0)
+    pipe.add_argument("--json", help="also write the numbers to this file")
+    pipe.set_defaults(func=_bench_pipeline)
+    # ikviz scale ... and ikviz bench scale (defined in ikviz/scale/cli.py; Dask is imported only when they run)
+    from .scale.cli import add_bench_parser as add_bench_scale, add_scale_parser
+    add_bench_scale(bench_sub)
+    add_scale_parser(sub)
     return parser
 
 

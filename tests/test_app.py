@@ -26,14 +26,14 @@ def test_no_pages_directory_beside_the_entry_script():
 
 def test_kernel_shapes_renders_all_panels_and_keeps_state_in_url():
     at = open_page("kernel_shapes")
-    assert len(charts(at)) == 6  # five kernels and the sharpness figure
+    assert len(charts(at)) == 7  # six kernels and the sharpness figure
     assert not at.error
     assert at.query_params["psi"] == "64"
     at.select_slider(key="_w_psi").set_value(16).run()
     at.slider(key="_w_ref_x").set_value(0.5).run()
     assert not at.exception
     assert at.query_params["psi"] == "16" and at.query_params["ref_x"] == "0.5"
-    assert len(charts(at)) == 6
+    assert len(charts(at)) == 7
 
 
 def test_shared_link_restores_the_view_and_ignores_bad_values():
@@ -50,7 +50,7 @@ def test_presentation_mode_hides_controls_but_keeps_values():
     at.toggle(key="_w_present").set_value(True).run()
     assert not at.exception
     assert len(at.select_slider) == 0 and len(at.slider) == 0
-    assert len(charts(at)) == 6
+    assert len(charts(at)) == 7
     assert at.query_params["present"] == "1" and at.query_params["psi"] == "32"
     at.toggle(key="_w_present").set_value(False).run()
     assert at.select_slider(key="_w_psi").value == 32
@@ -59,13 +59,13 @@ def test_presentation_mode_hides_controls_but_keeps_values():
 def test_psi_above_n_is_explained_not_an_error():
     at = open_page("kernel_shapes", psi="1024", n="500")
     assert any("using ψ = 500" in i.value for i in at.info)
-    assert not at.error and len(charts(at)) == 6
+    assert not at.error and len(charts(at)) == 7
 
 
 @pytest.mark.parametrize("t", ["10", "2000"])
 def test_extreme_settings_render(t):
     at = open_page("kernel_shapes", t=t, part="1999", seed="9999")
-    assert not at.error and len(charts(at)) == 6
+    assert not at.error and len(charts(at)) == 7
 
 
 def test_pages_keep_separate_values_for_the_same_parameter():

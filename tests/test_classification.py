@@ -12,7 +12,6 @@ from ikviz.data import density_ratio, density_ratio_layout, w_gaussians
 from ikviz.experiments import classification as exp
 from ikviz.experiments import online as onl
 from ikviz.features import LowRankNystroem, RandLocal, RandomFourierFeatures
-from ikviz.learn import encode_labels, fogd, ik_ogd, nogd, ogd_pass, randlocal_ogd
 from ikviz.learn.svm import KernelGram, cv_accuracy, fit_evaluate, make_svm, param_grid, rates
 
 
@@ -44,23 +43,28 @@ def test_density_ratio_is_seeded_and_validates():
 # ----------------------------------------------------------------- RandLocal
 def test_randlocal_one_value_per_set_nearest_other_anchor():
     X = np.random.default_rng(0).normal(size=(200, 5))
-    rl = RandLocal(n_sets=20, epsilon=1e-4, random_state=0).fit(X, np.zeros(200))
-    F = rl.transform(X)
-    assert sp.issparse(F) and F.shape == (200, rl.n_anchors_.sum())
+    rl = RandLocal(n_sets=20, epsilon=1e-4, random_state=0)
+    F = rl.fit_transform(X, np.zeros(200))  # the training representation of Alg. 1
+    F_new = rl.transform(X)  # the same rows as new data
+    assert sp.issparse(F) and F.shape == F_new.shape == (200, rl.n_anchors_.sum())
     assert np.all(np.diff(F.indptr) == 20) and (F.data > 0).all()
     assert rl.subspace_ == "supervised"
     assert ((rl.n_anchors_ >= 32) & (rl.n_anchors_ <= 100)).all()  # capped by n/2
     starts = np.concatenate([[0], np.cumsum(rl.n_anchors_)])
-    cols = F.indices.reshape(200, 20)
-    vals = F.data.reshape(200, 20)
-    for s in range(20):
-        f, A = rl.features_[s], rl.anchors_[s]
-        D = np.sqrt(((X[:, f][:, None, :] - A[None]) ** 2).sum(-1))
-        assert math.isclose(rl.d_avg_[s], D.mean(), rel_tol=1e-9)
-        D[D < 1e-9] = np.inf  # an anchor is assigned to its nearest *other* anchor
-        assert np.array_equal(cols[:, s] - starts[s], D.argmin(1))
-        expected = np.maximum(rl.d_avg_[s] - D.min(1), 1e-4 * rl.d_avg_[s])
-        assert np.allclose(vals[:, s], expected)
+    for G, own in ((F, False), (F_new, True)):
+        cols = G.indices.reshape(200, 20)
+        vals = G.data.reshape(200, 20)
+        for s in range(20):
+            f, A = rl.features_[s], rl.anchors_[s]
+            D = np.sqrt(((X[:, f][:, None, :] - A[None]) ** 2).sum(-1))
+            assert math.isclose(rl.d_avg_[s], D.mean(), rel_tol=1e-9)
+            if not own:  # fit_transform: a sampled row is assigned to its nearest *other* anchor
+                D[rl.anchor_rows_[s], np.arange(len(A))] = np.inf
+            assert np.array_equal(cols[:, s] - starts[s], D.argmin(1))
+            expected = np.maximum(rl.d_avg_[s] - D.min(1), 1e-4 * rl.d_avg_[s])
+            assert np.allclose(vals[:, s], expected)
+    changed = np.flatnonzero(np.asarray((F != F_new).sum(axis=1)).ravel())
+    assert set(changed) <= set(np.concatenate(rl.anchor_rows_)) and changed.size > 0
 
 
 def test_randlocal_subspace_modes_and_seed():
@@ -113,77 +117,18 @@ def test_nystroem_full_rank_is_exact_on_basis_and_rank_k_is_worse():
         LowRankNystroem(budget=5, rank=6).fit(X)
 
 
-# ----------------------------------------------------------------- online learners
-def _kernel_ogd_reference(X, y, gamma, eta):
-    """Plain-Python kernel OGD (binary hinge), the first phase of NOGD without a budget."""
-    sv, al, mistakes = [], [], []
-    for x, label in zip(X, y):
-        s = sum(a * math.exp(-gamma * float(((x - v) ** 2).sum())) for v, a in zip(sv, al))
-        sign = 1.0 if label == 1 else -1.0
-        mistakes.append((1 if s >= 0 else 0) != label)
-        if sign * s < 1:
-            sv.append(x)
-            al.append(eta * sign)
-    return np.array(mistakes)
-
-
-def test_nogd_before_the_budget_is_kernel_ogd():
-    X, y = density_ratio(200, 5.0, seed=0)
-    order = np.random.default_rng(0).permutation(200)
-    X, y = X[order], y[order]
-    ref = _kernel_ogd_reference(X, y, 2.0, 0.5)
-    res = nogd(X, y, budget=1000, gamma=2.0, eta=0.5)
-    assert np.array_equal(res.mistakes, ref)
-
-
-def test_ogd_learns_a_separable_stream_binary_and_multiclass():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(3000, 2))
-    y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    _, mistakes = ogd_pass(lambda c: c, X, y, 2, eta=0.5)
-    assert mistakes[:100].mean() > mistakes[-1000:].mean() and mistakes[-1000:].mean() < 0.05
-    y3 = np.digitize(X[:, 0], [-0.5, 0.5])
-    Z = lambda c: np.column_stack([c, np.ones(len(c))])  # noqa: E731
-    _, m3 = ogd_pass(Z, X, y3, 3, eta=0.5)
-    assert m3[-1000:].mean() < 0.1
-
-
-@pytest.mark.parametrize("learner", [fogd, nogd, ik_ogd, randlocal_ogd])
-def test_every_learner_beats_the_majority_class_on_a_nonlinear_stream(learner):
-    X, y = density_ratio(4000, 10.0, seed=0)
-    order = np.random.default_rng(0).permutation(4000)
-    X, y = X[order], y[order]
-    kw = {"gamma": 10.0} if learner in (fogd, nogd) else {}
-    res = learner(X, y, eta=0.2, **kw)
-    assert res.mistakes.shape == (4000,) and res.seconds > 0
-    assert res.mistake_rate < 0.15  # majority class: 0.5
-    at, rate = res.curve(50)
-    assert at[-1] == 4000 and math.isclose(rate[-1], res.mistake_rate)
-
-
-def test_learners_are_seeded_and_validate():
-    X, y = density_ratio(600, 10.0, seed=0)
-    assert np.array_equal(fogd(X, y, seed=1).mistakes, fogd(X, y, seed=1).mistakes)
-    with pytest.raises(ValueError, match="eta"):
-        fogd(X, y, eta=0)
-    with pytest.raises(ValueError, match="two classes"):
-        fogd(X, np.zeros(600))
-    with pytest.raises(ValueError, match="rows"):
-        ik_ogd(X, y[::60])
-    codes, classes = encode_labels(np.array(["b", "a", "b"]))
-    assert list(codes) == [1, 0, 1] and list(classes) == ["a", "b"]
-
-
 # ----------------------------------------------------------------- SVM helpers
-def test_ik_gram_matches_isolation_kernel_and_linear_svm_matches_svc():
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_ik_gram_matches_isolation_kernel_and_linear_svm_matches_svc(C):
     X, y = density_ratio(300, 10.0, seed=0)
     Xt, yt = density_ratio(2000, 10.0, seed=1)
     gram = KernelGram("ik", psi=16, t=100, ik_method="anne", random_state=3).fit(X)
     ik = IsolationKernel(psi=16, t=100, method="anne", random_state=3).fit(X)
     assert np.allclose(gram.transform(Xt[:50]), ik.similarity(Xt[:50], X))
-    a = make_svm("ik", psi=16, t=100, ik_method="anne", seed=3).fit(X, y).predict(Xt)
-    b = make_svm("ik-linear", psi=16, t=100, ik_method="anne", seed=3).fit(X, y).predict(Xt)
-    assert np.mean(a == b) > 0.97  # the same kernel machine, two solvers
+    svc = make_svm("ik", C=C, psi=16, t=100, ik_method="anne", seed=3).fit(X, y)
+    lin = make_svm("ik-linear", C=C, psi=16, t=100, ik_method="anne", seed=3).fit(X, y)
+    assert lin.named_steps["svm"].C == C  # features are kernel-consistent: the same C as SVC's
+    assert np.mean(svc.predict(Xt) == lin.predict(Xt)) > 0.97  # the same kernel machine, two solvers
 
 
 def test_rates_and_grids():
@@ -254,3 +199,18 @@ def test_step_sizes_are_tuned_per_learner_on_a_separate_stream():
     res = onl.run(p)
     assert res.etas[0] == best and [r["η"] for r in res.table()] == list(res.etas)
     assert onl.run(onl.Params(dataset="density-ratio", n=1000, prefix=200, eta=0.02)).etas == (0.02,) * 4
+
+
+def test_pipeline_benchmark_runs_and_is_wired_to_the_cli():
+    from ikviz.bench_classification import bench_pipeline
+    from ikviz.cli import build_parser
+
+    r = bench_pipeline(dataset="wine", n=120, psi=8, t=20)
+    assert r["n_train"] == 120 and r["n_test"] == 178 - 120
+    for key in ("pipeline", "svc_rbf"):
+        assert r[key]["fit_s"] > 0 and r[key]["accuracy"] > 0.85  # wine is easy for both
+    assert r["fit_speedup"] > 0
+    args = build_parser().parse_args(["bench", "pipeline", "--n", "500"])
+    assert args.n == 500 and args.psi == 64 and args.t == 200 and args.func.__name__ == "_bench_pipeline"
+    with pytest.raises(ValueError, match="no test rows"):
+        bench_pipeline(dataset="wine", n=178)

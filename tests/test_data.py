@@ -30,12 +30,33 @@ def test_w_gaussians_are_disjoint_subspace_clusters():
 
 
 @pytest.mark.parametrize("call,match", [
-    (lambda: uniform(0), "n must be an integer >= 1"),
+    (lambda: uniform(0), r"The 'n' parameter of uniform must be an int in the range \[1, inf\)"),
     (lambda: uniform(5, low=1, high=0), "high must be greater than low"),
+    (lambda: uniform(5, low=-1e308, high=1e308), "high - low must be a finite number"),
+    (lambda: uniform(5, seed=-1), "The 'seed' parameter of uniform"),
+    (lambda: uniform(10**12), r"uniform\(n=1000000000000, d=2\) would be a dense .* TiB\), over the 2.0 GiB "
+                              "budget. Ask for fewer points"),
     (lambda: four_quadrants(counts=(1, 2, 3)), "four numbers"),
-    (lambda: w_gaussians(10, w=0), "w must be an integer >= 1"),
-    (lambda: w_gaussians(10, sigma_a=0), "sigma_a must be positive"),
+    (lambda: four_quadrants(counts=(1, 2, 3, 0)), "each of counts must be an integer >= 1"),
+    (lambda: four_quadrants(counts=5), "The 'counts' parameter of four_quadrants must be an array-like"),
+    (lambda: w_gaussians(10, w=0), "The 'w' parameter of w_gaussians"),
+    (lambda: w_gaussians(10, sigma_a=0), "The 'sigma_a' parameter of w_gaussians must be a float in the range"),
+    (lambda: w_gaussians(10, sigma_a=float("inf")), "The 'sigma_a' parameter"),
+    (lambda: w_gaussians(10**9, w=10**3), "would be a dense"),
 ])
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_numpy_scalars_are_accepted():
+    assert np.array_equal(uniform(np.int64(5), np.int32(2), low=np.float32(0), seed=np.uint8(1)),
+                          uniform(5, 2, low=0.0, seed=1))
+    X, y = w_gaussians(np.int64(4), w=np.int64(2), sigma_b=np.float32(3), seed=np.int64(0))
+    assert X.shape == (8, 4)
+    assert four_quadrants(counts=np.array([3, 2, 2, 1]), seed=0)[0].shape == (8, 2)
+
+
+def test_seeds_may_be_generators():
+    a = uniform(4, seed=np.random.default_rng(3))
+    assert np.array_equal(a, uniform(4, seed=3))

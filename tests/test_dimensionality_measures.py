@@ -43,7 +43,7 @@ def test_relative_variance_matches_definition_and_is_scale_free():
 @pytest.mark.parametrize("bad, match", [
     (np.array([[0.2, 1.5]]), "lie in \\[0, 1\\]"),
     (np.array([[np.nan, 0.1]]), "NaN"),
-    (np.zeros((0, 3)), "non-empty"),
+    (np.zeros((0, 3)), "S is empty"),
 ])
 def test_instability_rejects_bad_similarities(bad, match):
     with pytest.raises(ValueError, match=match):
@@ -99,15 +99,34 @@ def test_k_occurrence_distribution_and_skewness():
 
 
 def test_k_nearest_rejects_bad_k():
-    with pytest.raises(ValueError, match="k must be"):
+    with pytest.raises(ValueError, match=r"k=3 neighbours asked for, but S has 3 column\(s\) and each query's own"):
         k_nearest(np.zeros((2, 3)), 3, exclude_self=True)
+    with pytest.raises(ValueError, match="The 'k' parameter of k_nearest must be an int"):
+        k_nearest(np.zeros((2, 3)), 1.5)
+    with pytest.raises(ValueError, match=r"S has 1 row\(s\) with NaN"):
+        k_nearest(np.array([[0.0, np.nan]]), 1)
+    assert k_nearest(np.eye(3), np.int64(1), seed=np.uint32(3)).shape == (3, 1)
+
+
+def test_hubness_inputs_are_checked():
+    with pytest.raises(ValueError, match="neighbours must hold whole numbers"):
+        k_occurrence([[0.5, 1.0]])
+    with pytest.raises(ValueError, match=r"The 'n' parameter of k_nearest_blocks"):
+        k_nearest_blocks(lambda a, b: np.zeros((b - a, 4)), 1, 1)
+    with pytest.raises(ValueError, match=r"The neighbour indices of n=1000000000000 points would be a dense"):
+        k_nearest_blocks(lambda a, b: np.zeros((b - a, 4)), 10**12, 1)
+    with pytest.raises(ValueError, match=r"similarity_block\(0, 4\) returned shape \(4, 3\)"):
+        k_nearest_blocks(lambda a, b: np.zeros((b - a, 3)), 4, 1)
+    with pytest.raises(ValueError, match="occurrences has 1 NaN"):
+        skewness([1.0, np.nan, 2.0])
+    assert skewness(np.array([0, 0, 0, 1, 9]) * 1e300) == pytest.approx(skewness([0, 0, 0, 1, 9]))
 
 
 def test_precision_at_k():
     labels = np.array([0, 0, 1, 1])
     nb = np.array([[1, 2], [0, 3], [3, 0], [2, 1]])
     assert precision_at_k(nb, labels) == pytest.approx(0.5)
-    with pytest.raises(ValueError, match="one query label"):
+    with pytest.raises(ValueError, match=r"query_labels has 2 label\(s\) but neighbours has 4 row\(s\)"):
         precision_at_k(nb, labels, query_labels=[0, 1])
 
 
@@ -120,8 +139,31 @@ def test_lp_distance_matches_the_definition_for_fractional_p():
         assert np.allclose(lp_distance(X, Y, p=p), expected)
     S = lp_similarity(X, Y, p=0.5)
     assert S.min() == pytest.approx(0.0) and S.max() <= 1.0
-    with pytest.raises(ValueError, match="p must be"):
+    with pytest.raises(ValueError, match="The 'p' parameter of lp_distance must be a float in the range"):
         lp_distance(X, Y, p=0)
+
+
+@pytest.mark.parametrize("p", [0.1, 0.5, 1.0, 2.0, 3.0, 60.0])
+@pytest.mark.parametrize("scale", [1e-300, 1.0, 1e300])
+def test_lp_distance_is_exact_at_any_magnitude_and_p(p, scale):
+    """Differences are divided by their largest before the power: no overflow, no underflow, any p."""
+    rng = np.random.default_rng(5)
+    X, Y = rng.normal(size=(6, 5)), rng.normal(size=(3, 5))
+    top = np.abs(X[:, None] - Y[None]).max(-1, keepdims=True)
+    expected = top[..., 0] * ((np.abs(X[:, None] - Y[None]) / top) ** p).sum(-1) ** (1 / p)
+    assert np.allclose(lp_distance(X * scale, Y * scale, p=p) / scale, expected, rtol=1e-10)
+    assert np.allclose(lp_similarity(X * scale, Y * scale, p=p), lp_similarity(X, Y, p=p))
+    shifted = lp_similarity(X + 1e9, Y + 1e9, p=p)
+    assert np.allclose(shifted, lp_similarity(X, Y, p=p), atol=1e-6)
+
+
+def test_lp_distance_refuses_results_beyond_the_float_range():
+    X = np.random.default_rng(0).normal(size=(4, 50))
+    with pytest.raises(ValueError, match="p=0.001 is so small"):
+        lp_distance(X, p=0.001)
+    with pytest.raises(ValueError, match="exceed the float range; rescale X"):
+        lp_distance(X * 1e307, p=0.5)
+    assert np.isfinite(lp_similarity(X * 1e307, p=0.5)).all()
 
 
 def test_normalised_linear_is_cosine_in_unit_range():
@@ -137,8 +179,10 @@ def test_shared_neighbours_counts_common_neighbours():
     # N_2: 0->{0,1}, 1->{1,0 or 2}, 3->{3,4}, 4->{4,3}
     assert S[3, 4] == 1.0 and S[0, 3] == 0.0
     assert set(np.unique(S)) <= {0.0, 0.5, 1.0}
-    with pytest.raises(ValueError, match="k must be"):
+    with pytest.raises(ValueError, match=r"k=9 neighbours asked for, but X has 5 row\(s\)"):
         shared_neighbours(X, k=9)
+    far = shared_neighbours(X + 1.7e9, k=2)  # brute-force neighbours centre the data first
+    assert np.array_equal(far[3:, 3:], S[3:, 3:]) and far[0, 3] == 0.0
 
 
 @pytest.mark.parametrize("measure", list(LABELS))

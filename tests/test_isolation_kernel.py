@@ -354,7 +354,7 @@ def test_voronoi_cells_in_the_span_of_the_fitted_rows_are_the_cells(monkeypatch)
     rng = np.random.default_rng(0)
     X, Y = rng.standard_normal((300, 3000)), rng.standard_normal((200, 3000))
     short = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
-    assert "_span" in vars(short) and short._span.basis.shape == (3000, 299)   # centred: rank n - 1
+    assert "_span" in vars(short) and short._span.basis.shape == (3000, 300)
     monkeypatch.setattr(isolation._Span, "pays", staticmethod(lambda *args: False))
     full = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
     assert "_span" not in vars(full)

@@ -94,6 +94,24 @@ def test_opentsne_fits_and_places_new_points(blobs):
     np.testing.assert_array_equal(nearest, np.repeat([0, 1], 5))
 
 
+@pytest.mark.parametrize("n", [3, 10, 40, 64, 65, 100])  # psi = 64 is kept from 128 points on
+def test_default_affinities_adapt_psi_to_small_n(n, blobs):
+    """With psi=64 on 64 points or fewer every point used to be alone in its cell and P was empty."""
+    X = blobs[0][np.r_[0:n // 2, 120:120 + n - n // 2]]
+    with pytest.warns(UserWarning, match=f"psi=64 is too large for {n} points"):
+        aff = IsolationKernelAffinities(X, random_state=0)
+    assert aff.kernel_.psi_ == max(2, min(64, n // 2))
+    P = aff.P
+    assert P.shape == (n, n) and np.isclose(P.sum(), 1.0) and abs(P - P.T).max() < 1e-15
+    assert aff.n_isolated_ == 0 and P.getnnz(axis=1).min() >= 1     # every point has a neighbour
+    if n >= 10:
+        init = np.random.default_rng(0).normal(scale=1e-4, size=(n, 2))
+        emb = TSNE(n_iter=100, early_exaggeration_iter=50, random_state=0, n_jobs=1,
+                   initialization=init).fit(X, affinities=aff)
+        assert np.isfinite(np.asarray(emb)).all()
+        assert knn_accuracy(np.asarray(emb), np.repeat([0, 1], [n // 2, n - n // 2]), k=3) >= 0.9
+
+
 def test_auto_neighbours_follow_psi():
     assert auto_neighbors(1000, 100) == 30
     assert auto_neighbors(1000, 5) == 150           # capped
@@ -107,14 +125,17 @@ def test_bad_input_is_explained(blobs):
     bad[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         IsolationKernelAffinities(bad)
-    with pytest.raises(ValueError, match="k_neighbors"):
+    with pytest.raises(ValueError, match="The 'k_neighbors' parameter of IsolationKernelAffinities.__init__ must be a str among"):
         IsolationKernelAffinities(X, k_neighbors=0)
-    with pytest.raises(ValueError, match="less than"):
+    with pytest.raises(ValueError, match="less than the 20 points of data"):
         IsolationKernelAffinities(X[:20], psi=4, k_neighbors=25)
-    with pytest.raises(ValueError, match="at least 3"):
+    with pytest.raises(ValueError, match=r"data has 2 row\(s\); t-SNE needs at least 3"):
         IsolationKernelAffinities(X[:2])
+    with pytest.raises(ValueError, match="The 'psi' parameter"):
+        IsolationKernelAffinities(X, psi=1.5)
+    assert IsolationKernelAffinities(X, psi=np.int64(8), t=np.int32(10), random_state=0).kernel_.psi_ == 8
     aff = IsolationKernelAffinities(X, psi=16, t=20, random_state=0)
-    with pytest.raises(ValueError, match="features"):
+    with pytest.raises(ValueError, match="data has 3 features, but IsolationKernelAffinities is expecting 5"):
         aff.to_new(np.zeros((2, 3)))
 
 
@@ -135,10 +156,19 @@ def test_scores_on_separated_and_mixed_groups():
     assert knn_accuracy(Y, mixed) < 0.7 and abs(silhouette(Y, mixed)) < 0.1
     assert trustworthiness(Y, Y) == pytest.approx(1.0)
     assert set(separation_scores(Y, labels, Y)) == {"knn_accuracy", "silhouette", "trustworthiness"}
-    with pytest.raises(ValueError, match="one entry per"):
+    with pytest.raises(ValueError, match=r"labels has 199 label\(s\) but Y has 200 row\(s\)"):
         knn_accuracy(Y, labels[:-1])
     with pytest.raises(ValueError, match="two different labels"):
         silhouette(Y, np.zeros(200))
+    with pytest.raises(ValueError, match="labels has 1 NaN"):
+        knn_accuracy(Y, np.where(np.arange(200) == 150, np.nan, labels))
+    with pytest.raises(ValueError, match="The 'k' parameter of knn_accuracy must be an int"):
+        knn_accuracy(Y, labels, k=2.5)
+    # the scores depend only on ratios of distances: any scale and offset gives the same numbers
+    for far in (Y * 1e300, Y * 1e-300, Y + 1.7e9):
+        assert knn_accuracy(far, labels) == 1.0
+        assert silhouette(far, labels) == pytest.approx(silhouette(Y, labels), abs=1e-6)
+        assert trustworthiness(far, Y) == pytest.approx(1.0)
 
 
 # ------------------------------------------------------------------ experiment

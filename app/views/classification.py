@@ -8,7 +8,7 @@ import ui
 from ikviz.data import dataset_names, density_ratio_layout
 from ikviz.experiments import classification as exp
 from ikviz.experiments import online as onl
-from ikviz.learn import METHODS
+from ikviz.experiments.online import METHODS
 from ikviz.learn.svm import KERNELS, LABELS, TUNED, cv_accuracy
 from ikviz.plots import classification as plots
 

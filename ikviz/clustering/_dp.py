@@ -37,9 +37,10 @@ def nearest_denser(block, row0, rank, delta, parent):
     """Distance to, and index of, the nearest point of lower ``rank`` (denser) for each row and cutoff.
 
     ``rank`` (m, n): position of each point in the density order of cutoff m
-    (0 = densest). The densest point has no denser neighbour; it gets its
-    largest distance to any point and parent -1, the usual convention that
-    makes it the first centre.
+    (0 = densest). Among denser points at the same distance the denser one
+    wins, so the result depends on the order, not on the row indices. The
+    densest point has no denser neighbour; it gets its largest distance to
+    any point and parent -1, the usual convention that makes it a centre.
     """
     rows, n = block.shape
     m = rank.shape[0]
@@ -53,11 +54,15 @@ def nearest_denser(block, row0, rank, delta, parent):
             ri = rank[e, g]
             best = np.inf
             arg = -1
+            best_rank = ri
             for j in range(n):
-                d = block[i, j]
-                if rank[e, j] < ri and d < best:
-                    best = d
-                    arg = j
+                rj = rank[e, j]
+                if rj < ri:
+                    d = block[i, j]
+                    if d < best or (d == best and rj < best_rank):
+                        best = d
+                        arg = j
+                        best_rank = rj
             if arg < 0:
                 delta[e, g] = far
             else:

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
 
-from .synthetic import _count
-
-
-def _positive(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
-    return float(value)
+from .synthetic import COUNT, SEED, SPREAD, check_size, check_spread
 
 
+@validate_params({"d": COUNT, "n_per_cluster": COUNT, "sigma_dense": SPREAD, "sigma_sparse": SPREAD,
+                  "offset": SPREAD, "seed": SEED}, prefer_skip_nested_validation=True)
 def dense_sparse_clusters(d: int, n_per_cluster: int = 1000, sigma_dense: float = 1.0,
                           sigma_sparse: float = 2.0, offset: float = 4.0,
                           seed=0) -> tuple[np.ndarray, np.ndarray]:
@@ -23,16 +20,41 @@ def dense_sparse_clusters(d: int, n_per_cluster: int = 1000, sigma_dense: float 
     apart and the clusters stay well separated at every d (the paper's
     "two well-separated Gaussians"; Euclidean 5-NN retrieval is perfect on
     them). The paper does not give its generator's constants; these are ours.
-    Returns ``X`` (2 n_per_cluster, d) and labels ``y``. Use
-    :func:`cluster_queries` for the two query points.
+    Use :func:`cluster_queries` for the two query points.
+
+    Parameters
+    ----------
+    d : int
+        Number of dimensions.
+    n_per_cluster : int, default=1000
+        Points per cluster.
+    sigma_dense, sigma_sparse : float, default=1.0, 2.0
+        Standard deviations of the clusters (positive, at most 1e300).
+    offset : float, default=4.0
+        Every coordinate of the sparse cluster's centre.
+    seed : int, numpy Generator, SeedSequence or None, default=0
+        Seed; the same seed gives the same points.
+
+    Returns
+    -------
+    X : ndarray of shape (2 n_per_cluster, d)
+    y : ndarray of shape (2 n_per_cluster,) of int
+        0 for the dense cluster, 1 for the sparse one.
+
+    Examples
+    --------
+    >>> from ikviz.data import dense_sparse_clusters
+    >>> X, y = dense_sparse_clusters(d=3, n_per_cluster=4, seed=0)
+    >>> X.shape, y.tolist()
+    ((8, 3), [0, 0, 0, 0, 1, 1, 1, 1])
     """
-    d, n = _count("d", d), _count("n_per_cluster", n_per_cluster)
-    sd, ss = _positive("sigma_dense", sigma_dense), _positive("sigma_sparse", sigma_sparse)
-    offset = _positive("offset", offset)
+    n, d = int(n_per_cluster), int(d)
+    check_spread(sigma_dense=sigma_dense, sigma_sparse=sigma_sparse, offset=offset)
+    check_size(2 * n, d, f"dense_sparse_clusters(d={d}, n_per_cluster={n})")
     rng = np.random.default_rng(seed)
-    X = np.empty((2 * n, d))
-    X[:n] = rng.normal(0.0, sd, size=(n, d))
-    X[n:] = rng.normal(offset, ss, size=(n, d))
+    X = np.empty((2 * n, int(d)))
+    X[:n] = rng.normal(0.0, sigma_dense, size=(n, d))
+    X[n:] = rng.normal(offset, sigma_sparse, size=(n, d))
     return X, np.repeat([0, 1], n)
 
 
@@ -40,11 +62,29 @@ def dense_sparse_clusters(d: int, n_per_cluster: int = 1000, sigma_dense: float 
 QUERIES = ("between", "sparse_centre")
 
 
+@validate_params({"d": COUNT, "offset": SPREAD}, prefer_skip_nested_validation=True)
 def cluster_queries(d: int, offset: float = 4.0) -> np.ndarray:
     """The two queries of Fig. 1: q_i halfway between the cluster centres and q_c at the sparse cluster's centre.
 
-    Returns a (2, d) array in the order of :data:`QUERIES`.
+    Parameters
+    ----------
+    d : int
+        Number of dimensions.
+    offset : float, default=4.0
+        As in :func:`dense_sparse_clusters`.
+
+    Returns
+    -------
+    Q : ndarray of shape (2, d)
+        In the order of :data:`QUERIES`.
+
+    Examples
+    --------
+    >>> from ikviz.data import cluster_queries
+    >>> cluster_queries(3)
+    array([[2., 2., 2.],
+           [4., 4., 4.]])
     """
-    d = _count("d", d)
-    offset = _positive("offset", offset)
-    return np.vstack([np.full(d, offset / 2), np.full(d, offset)])
+    check_spread(offset=offset)
+    check_size(2, d, f"cluster_queries(d={d})")
+    return np.vstack([np.full(int(d), offset / 2), np.full(int(d), float(offset))])

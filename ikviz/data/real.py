@@ -15,11 +15,19 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from sklearn.utils._param_validation import validate_params
 
 
 @dataclass(frozen=True)
 class DatasetInfo:
-    """What a bundled dataset is and where it comes from."""
+    """What a bundled dataset is and where it comes from.
+
+    Examples
+    --------
+    >>> from ikviz.data import DATASETS
+    >>> DATASETS["wine"].title, DATASETS["wine"].n_classes
+    ('Wine (scikit-learn)', 3)
+    """
 
     name: str
     file: str | None          # file in datasets/, or None for scikit-learn's bundled sets
@@ -75,19 +83,61 @@ DATASETS: dict[str, DatasetInfo] = {info.name: info for info in _INFOS}
 
 
 def dataset_names() -> list[str]:
-    """Names accepted by :func:`load_dataset`, smallest first."""
+    """Names accepted by :func:`load_dataset`, smallest first.
+
+    Returns
+    -------
+    names : list of str
+
+    Examples
+    --------
+    >>> from ikviz.data import dataset_names
+    >>> dataset_names()[:3]
+    ['iris', 'wheat-seeds', 'wine']
+    """
     return sorted(DATASETS, key=lambda name: (DATASETS[name].n * DATASETS[name].d, name))
 
 
+@validate_params({"name": [str]}, prefer_skip_nested_validation=True)
 def dataset_info(name: str) -> DatasetInfo:
-    """Metadata of a bundled dataset; ``ValueError`` listing the names if unknown."""
+    """Metadata of a bundled dataset.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`dataset_names`.
+
+    Returns
+    -------
+    info : DatasetInfo
+        Title, size, classes, licence and the papers that use it.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the known ones.
+
+    Examples
+    --------
+    >>> from ikviz.data import dataset_info
+    >>> info = dataset_info("iris")
+    >>> info.n, info.d, info.n_classes
+    (150, 4, 3)
+    """
     if name not in DATASETS:
-        raise ValueError(f"unknown dataset {name!r}; choose one of: {', '.join(dataset_names())}.")
+        raise ValueError(f"unknown dataset {name!r}: name must be one of: {', '.join(dataset_names())}.")
     return DATASETS[name]
 
 
 def datasets_dir() -> Path:
-    """The folder holding the bundled files."""
+    """The folder holding the bundled files (``IKVIZ_DATASETS`` if set).
+
+    Examples
+    --------
+    >>> from ikviz.data.real import datasets_dir
+    >>> (datasets_dir() / "iris.csv.gz").name
+    'iris.csv.gz'
+    """
     env = os.environ.get("IKVIZ_DATASETS")
     return Path(env) if env else Path(__file__).resolve().parents[2] / "datasets"
 
@@ -125,11 +175,30 @@ def _load(name: str) -> tuple[np.ndarray, np.ndarray]:
     return table[:, :-1].astype(float), _encode(table[:, -1])
 
 
+@validate_params({"name": [str]}, prefer_skip_nested_validation=True)
 def load_dataset(name: str) -> tuple[np.ndarray, np.ndarray]:
     """Load bundled dataset ``name`` as ``(X, y)``: float features (unscaled) and integer labels.
 
     The papers min-max scale features; do that explicitly (e.g. with
     ``sklearn.preprocessing.minmax_scale``) where an experiment needs it.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`dataset_names`.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,) of int
+        Class codes 0..k-1.
+
+    Examples
+    --------
+    >>> from ikviz.data import load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> X.shape, sorted(set(y.tolist()))
+    ((150, 4), [0, 1, 2])
     """
     X, y = _load(name)
     return X.copy(), y.copy()

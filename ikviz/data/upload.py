@@ -21,7 +21,28 @@ _LIBSVM_LINE = re.compile(r"^\s*[+-]?[\w.]+(\s+\d+:[^\s:]+)+\s*$")
 
 @dataclass
 class UserData:
-    """A user's dataset, ready for the comparisons."""
+    r"""A user's dataset, ready for the comparisons.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n, d)
+        The features, all finite.
+    y : ndarray of shape (n,) of int, or None
+        Class codes 0..k-1 (``classes[code]`` is the original label), or
+        ``None`` without a label column.
+    feature_names : list of str
+    label_name : str or None
+    classes : list of str
+    notes : list of str
+        What was done to the data (rows dropped, subsampled).
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_table
+    >>> data = read_table("a,b,kind\n1,2,x\n3,4,y\n5,6,x\n", label="kind")
+    >>> data.X.shape, data.y.tolist(), data.classes
+    ((3, 2), [0, 1, 0], ['x', 'y'])
+    """
 
     X: np.ndarray
     y: np.ndarray | None                  # integer codes 0..k-1, or None without a label column
@@ -50,7 +71,14 @@ def _text(raw: bytes | str, max_bytes: int | None) -> str:
 
 
 def is_libsvm(text: str) -> bool:
-    """Whether the first data lines look like LIBSVM/svmlight (``label index:value ...``)."""
+    r"""Whether the first data lines look like LIBSVM/svmlight (``label index:value ...``).
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import is_libsvm
+    >>> is_libsvm("+1 1:0.5 3:2\n-1 2:1\n"), is_libsvm("a,b\n1,2\n")
+    (True, False)
+    """
     lines = [ln for ln in text.splitlines()[:20] if ln.strip() and not ln.startswith("#")]
     return bool(lines) and all(_LIBSVM_LINE.match(ln) for ln in lines)
 
@@ -82,7 +110,14 @@ def _read_libsvm(text: str) -> UserData:
 
 
 def read_columns(raw: bytes | str, max_bytes: int | None = None) -> list[str]:
-    """The column names of a CSV file (for choosing the label column); ``[]`` for LIBSVM files."""
+    r"""The column names of a CSV file (for choosing the label column); ``[]`` for LIBSVM files.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_columns
+    >>> read_columns(b"height;weight;species\n1;2;a\n")
+    ['height', 'weight', 'species']
+    """
     text = _text(raw, max_bytes)
     if is_libsvm(text):
         return []
@@ -119,11 +154,22 @@ def _to_float(cell: str) -> float:
 
 def read_table(raw: bytes | str, label: str | None = None, missing: str = "error",
                max_bytes: int | None = None) -> UserData:
-    """Read a CSV (header row) or LIBSVM file into a :class:`UserData`.
+    r"""Read a CSV (header row) or LIBSVM file into a :class:`UserData`.
 
     ``label`` names the CSV column holding the class (``None`` for none; LIBSVM
     files always have one). ``missing="drop"`` drops rows with missing values
     (empty, ``?``, ``NA``); ``"error"`` refuses them with a message.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_table
+    >>> data = read_table("x,y\n1,2\n3,?\n5,6\n", missing="drop")
+    >>> data.X.tolist(), data.notes
+    ([[1.0, 2.0], [5.0, 6.0]], ['Dropped 1 row(s) with missing values.'])
+    >>> read_table("x,y\n1,2\n3,?\n")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 1 row(s) have missing values (file lines 3). Remove or impute them, or choose to drop rows...
     """
     if missing not in ("error", "drop"):
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
@@ -177,12 +223,29 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
 
 
 def constant_columns(X: np.ndarray) -> list[int]:
-    """Indices of columns with a single value (they carry no information for any kernel)."""
+    """Indices of columns with a single value (they carry no information for any kernel).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.data.upload import constant_columns
+    >>> constant_columns(np.array([[1.0, 5.0, 0.0], [2.0, 5.0, 0.0]]))
+    [1, 2]
+    """
     return [j for j in range(X.shape[1]) if np.ptp(X[:, j]) == 0]
 
 
 def subsample(data: UserData, max_rows: int, seed: int = 0) -> UserData:
-    """At most ``max_rows`` rows, drawn at random (stratified by class where possible), with a note."""
+    r"""At most ``max_rows`` rows, drawn at random (stratified by class where possible), with a note.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_table, subsample
+    >>> data = read_table("x,c\n" + "".join(f"{i},{i % 2}\n" for i in range(10)), label="c")
+    >>> small = subsample(data, 4)
+    >>> len(small.X), sorted(small.y.tolist()), small.notes[-1][:15]
+    (4, [0, 0, 1, 1], 'Subsampled 4 of')
+    """
     n = len(data.X)
     if n <= max_rows:
         return data
@@ -202,7 +265,15 @@ def subsample(data: UserData, max_rows: int, seed: int = 0) -> UserData:
 
 
 def summary(data: UserData) -> dict:
-    """n, d, classes, missing values and constant columns, for the page's summary table."""
+    r"""n, d, classes, missing values and constant columns, for the page's summary table.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_table, summary
+    >>> info = summary(read_table("x,y,c\n1,0,a\n2,0,b\n3,0,a\n", label="c"))
+    >>> info["rows"], info["class_counts"], info["constant_columns"]
+    (3, {'a': 2, 'b': 1}, ['y'])
+    """
     counts = {} if data.y is None else {data.classes[i]: int(c) for i, c in enumerate(np.bincount(data.y))}
     return {"rows": len(data.X), "features": data.X.shape[1],
             "classes": len(data.classes) if data.y is not None else 0, "class_counts": counts,

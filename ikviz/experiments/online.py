@@ -1,20 +1,56 @@
 """Online lab: mistake rate along a stream for FOGD, NOGD, IK+OGD and RandLocal+OGD (lu2016 §7, wang2017).
 
 :func:`make_stream` builds a seeded permutation of a dataset; :func:`run_method` runs one
-learner over it (the page caches each separately); :func:`run` runs them all.
+learner (a classifier of :mod:`ikviz.learn`, built by :func:`make_learner`) over it (the
+page caches each separately); :func:`run` runs them all.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.preprocessing import MinMaxScaler
 
 from ..data import density_ratio, load_dataset, w_gaussians
-from ..learn.online import METHODS, StreamResult, fogd, ik_ogd, nogd, randlocal_ogd
+from ..learn import FOGDClassifier, IKOGDClassifier, NOGDClassifier, RandLocalOGDClassifier
 
 STREAMS = ("density-ratio", "w-gaussians")
+#: the learners of the lab, in the order they are shown
+METHODS = ("FOGD", "NOGD", "IK+OGD", "RandLocal+OGD")
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """What one learner did on one pass over a stream (returned by :func:`run_method`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.online import StreamResult
+    >>> r = StreamResult("FOGD", np.array([True, True, False, False]), 0.1, 400)
+    >>> r.mistake_rate
+    0.5
+    >>> r.curve(4)
+    (array([1, 2, 3, 4]), array([1.        , 1.        , 0.66666667, 0.5       ]))
+    """
+
+    method: str
+    mistakes: np.ndarray  # bool (n,), in stream order
+    seconds: float  # map fitting + mapping + learning
+    n_features: int
+
+    @property
+    def mistake_rate(self) -> float:
+        """Mistakes over the whole stream divided by its length."""
+        return float(self.mistakes.mean())
+
+    def curve(self, n_points: int = 200) -> tuple[np.ndarray, np.ndarray]:
+        """Running mistake rate at ``n_points`` positions: (examples seen, mistakes / examples seen)."""
+        n = self.mistakes.size
+        at = np.unique(np.linspace(1, n, min(n_points, n)).astype(int))
+        return at, np.cumsum(self.mistakes)[at - 1] / at
 
 
 @dataclass(frozen=True)
@@ -67,19 +103,29 @@ def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 1
     return X[order], y[order]
 
 
-def run_method(method: str, X, y, p: Params, eta: float | None = None) -> StreamResult:
-    """One pass of ``method`` (see :data:`ikviz.learn.METHODS`) over (X, y) with step size ``eta`` or ``p.eta``."""
+def make_learner(method: str, p: Params, eta: float | None = None):
+    """The unfitted classifier of ``method`` (:data:`METHODS`) with ``p``'s settings; ``eta`` defaults to ``p.eta``."""
     eta = p.eta if eta is None else eta
     if method == "FOGD":
-        return fogd(X, y, n_components=p.D, gamma=p.gamma, eta=eta, seed=p.seed)
+        return FOGDClassifier(n_components=p.D, gamma=p.gamma, eta=eta, random_state=p.seed)
     if method == "NOGD":
-        return nogd(X, y, budget=p.B, gamma=p.gamma, eta=eta)
+        return NOGDClassifier(budget=p.B, gamma=p.gamma, eta=eta)
     if method == "IK+OGD":
-        return ik_ogd(X, y, psi=p.psi, t=p.t, eta=eta, prefix=p.prefix, seed=p.seed)
+        return IKOGDClassifier(psi=p.psi, t=p.t, eta=eta, prefix=p.prefix, random_state=p.seed)
     if method == "RandLocal+OGD":
-        return randlocal_ogd(X, y, n_sets=p.n_sets, max_anchors=p.max_anchors, eta=eta,
-                             prefix=p.prefix, seed=p.seed)
+        return RandLocalOGDClassifier(n_sets=p.n_sets, max_anchors=p.max_anchors, eta=eta, prefix=p.prefix,
+                                      random_state=p.seed)
     raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+
+
+def run_method(method: str, X, y, p: Params, eta: float | None = None) -> StreamResult:
+    """One pass of ``method`` (see :data:`METHODS`) over (X, y) with step size ``eta`` or ``p.eta``."""
+    clf = make_learner(method, p, eta)
+    t0 = time.perf_counter()
+    clf.fit(X, y)
+    seconds = time.perf_counter() - t0
+    width = clf.coef_.shape[1] if clf.coef_ is not None else len(clf.support_vectors_)
+    return StreamResult(method, np.array(clf.mistakes_), seconds, int(width))
 
 
 def tune_eta(method: str, p: Params) -> tuple[float, dict[float, float]]:

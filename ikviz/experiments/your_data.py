@@ -135,7 +135,7 @@ def tsne_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, perplex
 
 def clustering_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0) -> list[dict]:
     """Spectral clustering with IK and Gaussian affinities into as many clusters as classes; AMI and NMI."""
-    from ..clustering import affinity, scores, spectral_clustering
+    from ..clustering import SpectralClustering, scores
 
     X = check_matrix(X)
     y = np.asarray(y)
@@ -145,13 +145,10 @@ def clustering_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0) -> lis
     if n_clusters >= len(X):
         raise ValueError(f"{n_clusters} classes for {len(X)} rows: too few rows per class to cluster.")
     check_dense_size(len(X), len(X), 512 * 1024**2, "The affinity matrix", "Use fewer rows.")
-    sigma = float(np.sqrt(1.0 / (2.0 * gaussian_gamma(X))))  # the same width as the other checks
-    rows = []
-    for measure, kwargs in (("ik", {"psi": psi, "t": t, "ik_kwargs": {"method": "iforest"}}),
-                            ("gk", {"sigma": sigma})):
-        labels = spectral_clustering(affinity(X, measure, seed=seed, **kwargs), n_clusters, seed=seed)
-        rows.append({"measure": measure, **scores(y, labels)})
-    return rows
+    models = {"ik": SpectralClustering(n_clusters, affinity="ik", psi=psi, t=t, kernel_params={"method": "iforest"},
+                                       random_state=seed),
+              "gk": SpectralClustering(n_clusters, affinity="rbf", gamma=gaussian_gamma(X), random_state=seed)}
+    return [{"measure": measure, **scores(y, model.fit_predict(X))} for measure, model in models.items()]
 
 
 def run_all(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0) -> dict:

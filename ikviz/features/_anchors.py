@@ -7,8 +7,8 @@ from ..kernels._tiles import n_tiles, tile
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def nearest_anchors(X, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, n_anchors, col_ptr,
-                    block, want_sums, cols, dmin, sums):
+def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, anchor_rows, n_anchors,
+                    col_ptr, block, want_sums, cols, dmin, sums):
     """For every row i and anchor set s, find the nearest anchor in the set's feature subspace.
 
     Set ``s`` uses input columns ``feats[feat_ptr[s]:feat_ptr[s + 1]]`` (m of them); its
@@ -17,11 +17,16 @@ def nearest_anchors(X, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, n_anch
     block's subspace is gathered once, one matrix product gives all x.a, and the scan for
     the minimum runs while it is in cache.
 
-    Writes ``cols[i, s] = col_ptr[s] + j`` (j the nearest anchor) and ``dmin[i, s]`` the
-    Euclidean distance to it. An anchor at (numerically) zero distance is the row itself
-    (Wang et al. 2017, Alg. 1 step 7) and is skipped, so the next-nearest anchor is used.
-    With ``want_sums``, ``sums[i, s]`` gets the summed distances from row i to all of set s's
-    anchors (for D_avg).
+    ``row_ids[i]`` is the fitted row that row i is (-1 for a row of new data) and
+    ``anchor_rows[col_ptr[s] + j]`` the fitted row anchor j was sampled from: a row skips
+    only the anchor sampled from itself (Wang et al. 2017, Alg. 1 step 7: "if the
+    nearest anchor is x_i itself, use the second nearest anchor"). Any other anchor,
+    even at distance 0 (a duplicate row), is a candidate like every other.
+
+    Writes ``cols[i, s] = col_ptr[s] + j`` (j the nearest anchor, the lowest index on a
+    tie) and ``dmin[i, s]`` the Euclidean distance to it. With ``want_sums``,
+    ``sums[i, s]`` gets the summed distances from row i to all of set s's anchors, its
+    own included (for D_avg, the mean over all r x N anchor-point distances).
     """
     n = X.shape[0]
     n_sets = n_anchors.shape[0]
@@ -30,8 +35,9 @@ def nearest_anchors(X, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, n_anch
         f0 = feat_ptr[s]
         m = feat_ptr[s + 1] - f0
         r = n_anchors[s]
+        c0 = col_ptr[s]
         a_t = anchors_t[anchor_ptr[s]:anchor_ptr[s] + m * r].reshape((m, r))
-        a_sq = anchor_sq[col_ptr[s]:col_ptr[s] + r]
+        a_sq = anchor_sq[c0:c0 + r]
         rows = stop - start
         xs = np.empty((rows, m))
         for i in range(rows):
@@ -39,29 +45,30 @@ def nearest_anchors(X, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, n_anch
                 xs[i, q] = X[start + i, feats[f0 + q]]
         dots = np.dot(xs, a_t)
         for i in range(rows):
+            me = row_ids[start + i]
             x_sq = 0.0
             for q in range(m):
                 x_sq += xs[i, q] * xs[i, q]
-            best = -1
+            # start from the first anchor that is not the row's own (r >= 2, so there is one): the
+            # winner is always a valid anchor, whatever the values
+            best = 1 if me >= 0 and anchor_rows[c0] == me else 0
             best_v = np.inf
             total = 0.0
             for j in range(r):
-                d2 = x_sq + a_sq[j] - 2.0 * dots[i, j]
-                if d2 <= 1e-12 * (x_sq + a_sq[j]):
-                    continue  # the row is this anchor
+                d2 = max(x_sq + a_sq[j] - 2.0 * dots[i, j], 0.0)
+                if want_sums:
+                    total += np.sqrt(d2)
+                if me >= 0 and anchor_rows[c0 + j] == me:
+                    continue  # the row's own anchor
                 if d2 < best_v:
                     best_v = d2
                     best = j
-                if want_sums:
-                    total += np.sqrt(d2)
-            if best < 0:  # every anchor coincides with the row
-                best = 0
             # exact distance for the winner: the expansion loses digits for close points
             acc = 0.0
             for q in range(m):
                 diff = xs[i, q] - a_t[q, best]
                 acc += diff * diff
-            cols[start + i, s] = col_ptr[s] + best
+            cols[start + i, s] = c0 + best
             dmin[start + i, s] = np.sqrt(acc)
             if want_sums:
                 sums[start + i, s] = total

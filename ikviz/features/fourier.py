@@ -9,37 +9,63 @@ random-phase form sqrt(2/D) cos(u . x + b) (same expectation as the paper's
 
 from __future__ import annotations
 
-import math
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_matrix
+from .._validation import check_dense_size, validate_data
 
 KERNELS = ("gaussian", "laplacian")
 
 
-class RandomFourierFeatures(TransformerMixin, BaseEstimator):
+class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Dense random Fourier feature map of the Gaussian or the Laplacian kernel.
 
     Parameters
     ----------
-    kernel : {"gaussian", "laplacian"}
+    kernel : {"gaussian", "laplacian"}, default="gaussian"
         ``"gaussian"``: k(x, y) = exp(-gamma ||x - y||^2) (frequencies normal with
         variance 2 gamma). ``"laplacian"``: k(x, y) = exp(-gamma ||x - y||_1)
         (each frequency coordinate Cauchy with scale gamma, the Fourier transform
         of a 1-D Laplacian; the kernel is their product over coordinates).
-    gamma : float
-        Kernel parameter (for the Gaussian, gamma = 1 / (2 sigma^2)).
-    n_components : int
+    gamma : float, default=1.0
+        Kernel parameter, > 0 (for the Gaussian, gamma = 1 / (2 sigma^2)).
+    n_components : int, default=100
         D, the number of random frequencies and of output columns.
-    random_state : int, RandomState or None
+    random_state : int, RandomState or None, default=None
         Seed; the same seed gives the same map.
+
+    Attributes
+    ----------
+    sampler_ : sklearn.kernel_approximation.RBFSampler
+        The fitted map (its ``random_weights_`` hold the frequencies).
+    n_features_in_ : int
+        Number of input features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.features import RandomFourierFeatures
+    >>> X = np.random.default_rng(0).normal(size=(50, 3))
+    >>> Z = RandomFourierFeatures(gamma=0.5, n_components=2000, random_state=0).fit_transform(X)
+    >>> Z.shape
+    (50, 2000)
+    >>> exact = np.exp(-0.5 * ((X[:5, None] - X[None, :5]) ** 2).sum(-1))
+    >>> bool(np.abs(Z[:5] @ Z[:5].T - exact).max() < 0.1)
+    True
     """
+
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions(set(KERNELS))],
+        "gamma": [Interval(Real, 0, np.inf, closed="neither")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, kernel="gaussian", gamma=1.0, n_components=100, random_state=None):
         self.kernel = kernel
@@ -47,30 +73,59 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
         self.n_components = n_components
         self.random_state = random_state
 
+    @property
+    def _n_features_out(self):
+        return self.n_components
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Draw the random frequencies for ``X``'s number of features (the values of ``X`` are not used)."""
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {KERNELS}; got {self.kernel!r}.")
-        g = self.gamma
-        if isinstance(g, bool) or not (isinstance(g, numbers.Real) and math.isfinite(g) and g > 0):
-            raise ValueError(f"gamma must be a positive number; got {g!r}.")
-        D = self.n_components
-        if isinstance(D, bool) or not isinstance(D, numbers.Integral) or D < 1:
-            raise ValueError(f"n_components must be a positive integer; got {D!r}.")
-        X = check_matrix(X)
+        """Draw the random frequencies for ``X``'s number of features (the values of ``X`` are not used).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self : RandomFourierFeatures
+        """
+        X = validate_data(self, X, reset=True)
+        D = int(self.n_components)
+        check_dense_size(X.shape[1], D, None, f"The {D} random frequencies", "Use fewer n_components.")
         rng = check_random_state(self.random_state)
-        sampler = RBFSampler(gamma=float(g), n_components=int(D), random_state=rng).fit(X)
+        sampler = RBFSampler(gamma=float(self.gamma), n_components=D, random_state=rng).fit(X)
         if self.kernel == "laplacian":
             # same cos(u.x + b) map, frequencies from the Laplacian kernel's spectral density
-            sampler.random_weights_ = float(g) * rng.standard_cauchy(size=sampler.random_weights_.shape)
+            sampler.random_weights_ = float(self.gamma) * rng.standard_cauchy(size=sampler.random_weights_.shape)
+        if not np.isfinite(sampler.random_weights_).all():
+            raise ValueError(f"gamma={self.gamma!r} is so large that the random frequencies overflow; "
+                             "use a smaller gamma (rescale the data instead).")
         self.sampler_ = sampler
-        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X) -> np.ndarray:
-        """Return the dense (n, n_components) feature matrix; z(x) . z(y) ~ k(x, y)."""
+        """Return the dense feature matrix; z(x) . z(y) ~ k(x, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        Z : ndarray of shape (n_samples, n_components)
+        """
         check_is_fitted(self, "sampler_")
-        X = check_matrix(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but the map was fitted with {self.n_features_in_}.")
-        return self.sampler_.transform(X)
+        X = validate_data(self, X, reset=False)
+        check_dense_size(X.shape[0], int(self.n_components), None, "The random Fourier features",
+                         "Transform the rows in batches, or use fewer n_components.")
+        s = self.sampler_
+        with np.errstate(over="ignore", invalid="ignore"):
+            proj = X @ s.random_weights_
+            proj += s.random_offset_
+        if not np.isfinite(proj).all():
+            raise ValueError("X has values so large that their projections on the random frequencies "
+                             "overflow; rescale X (or lower gamma).")
+        np.cos(proj, out=proj)
+        proj *= (2.0 / s.n_components) ** 0.5  # as RBFSampler.transform
+        return proj

@@ -49,6 +49,8 @@ class CellIndex:
         self.psi = int(psi)
         self.cells = _check_cells(cells, self.psi, None, "cells")
         self.n, self.t = self.cells.shape
+        check_dense_size(self.t, self.psi + 1, None, "The cell index's bucket table",
+                         "Pass the psi_ of the kernel that made the cells.")
         self._order, self._starts = cell_buckets(self.cells, self.psi)
 
     def _queries(self, cells_q) -> np.ndarray:

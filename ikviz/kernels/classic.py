@@ -1,21 +1,29 @@
 """The data-independent kernels Isolation Kernel is compared with, as ``(X, Y) -> matrix`` functions.
 
-All are thin wrappers over scikit-learn's pairwise kernels, adding the
-papers' parameterisations, input checks and a guard on the dense result size.
+Each adds to scikit-learn's pairwise kernels the papers' parameterisations,
+input checks (declared with scikit-learn's ``validate_params``), a guard on
+the dense result size, and sound numerics: distances are taken after the data
+are centred and scaled by a power of two, so that columns far from the origin
+(timestamps, offsets of 1e15) or at extreme magnitudes (1e300, 1e-300) give
+the same kernel values as the same data near the origin, never NaN.
 """
 
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.metrics.pairwise import laplacian_kernel as _sk_laplacian
-from sklearn.metrics.pairwise import linear_kernel as _sk_linear
-from sklearn.metrics.pairwise import rbf_kernel as _sk_rbf
+from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
 from sklearn.neighbors import NearestNeighbors
+from sklearn.utils._param_validation import Interval, validate_params
 
 from .._validation import check_dense_size, check_matrix
+
+#: parameter constraints shared by the kernel functions
+BUDGET = [Interval(Integral, 1, None, closed="left"), None]
+POSITIVE = [Interval(Real, 0, None, closed="neither")]
+NEIGHBOURS = [Interval(Integral, 1, None, closed="left")]
 
 
 def _pair(X, Y, dense_budget):
@@ -28,77 +36,306 @@ def _pair(X, Y, dense_budget):
     return X, Y
 
 
-def _positive(name, value):
-    if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+def _normalise(*arrays):
+    """Centre the arrays on their joint mid-range and scale them by one power of two to at most 1 in size.
+
+    Returns the transformed arrays (``None`` stays ``None``; an array passed
+    twice comes back as one object, so ``X is Y`` still holds) and the exponent
+    ``e`` such that original = normalised * 2**e + shift. Distances among the
+    normalised rows are the original ones times 2**-e, free of the cancellation
+    that ``|x|^2 - 2 x.y + |y|^2`` suffers far from the origin and of overflow.
+    """
+    present = [a for a in arrays if a is not None]
+    lo = np.min([a.min(axis=0) for a in present], axis=0)
+    hi = np.max([a.max(axis=0) for a in present], axis=0)
+    shift = lo * 0.5 + hi * 0.5  # never overflows, unlike (lo + hi) / 2
+    half_range = float(np.max(hi * 0.5 - lo * 0.5))
+    e = math.frexp(half_range)[1] + 1 if half_range > 0 else 0
+    out, seen = [], {}
+    for a in arrays:
+        if a is None:
+            out.append(None)
+        elif id(a) in seen:
+            out.append(seen[id(a)])
+        else:
+            if half_range > 2.0**1000:  # X - shift could round past the largest float: halve first
+                z = np.ldexp(np.ldexp(a, -1) - np.ldexp(shift, -1), 1 - e)
+            else:
+                z = np.ldexp(a - shift, -e)
+            seen[id(a)] = z
+            out.append(z)
+    return (*out, e)
 
 
+def _squared_distances(X, Y):
+    """Squared Euclidean distances of normalised copies, and the exponent to undo the scaling (x 4**e)."""
+    Xs, Ys, e = _normalise(X, Y)
+    return euclidean_distances(Xs, Ys, squared=True), e
+
+
+def _exp_neg(scaled, e2, gamma):
+    """exp(-gamma * scaled * 2**e2) without overflow warnings (inf -> 0 and underflow are the true limits)."""
+    with np.errstate(over="ignore", under="ignore"):
+        arg = np.ldexp(scaled, e2)
+        arg *= gamma
+        np.negative(arg, out=arg)
+        return np.exp(arg, out=arg)
+
+
+@validate_params({"X": ["array-like"], "Y": ["array-like", None], "gamma": POSITIVE, "dense_budget": BUDGET},
+                 prefer_skip_nested_validation=True)
 def rbf(X, Y=None, gamma: float = 1.0, dense_budget=None) -> np.ndarray:
-    """Gaussian (RBF) kernel exp(-gamma * ||x - y||^2)."""
-    _positive("gamma", gamma)
+    """Gaussian (RBF) kernel ``exp(-gamma * ||x - y||^2)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        ``None`` means ``X``: the result is then symmetric with ones on the diagonal.
+    gamma : float, default=1.0
+        Positive width parameter; larger is narrower.
+    dense_budget : int, default=None
+        Largest result in bytes (default 2 GiB); over it a ``ValueError`` says what to do.
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples_X, n_samples_Y)
+        Values in [0, 1].
+
+    Examples
+    --------
+    >>> from ikviz.kernels import rbf
+    >>> rbf([[0.0, 0.0], [1.0, 0.0]], gamma=0.5).round(4)
+    array([[1.    , 0.6065],
+           [0.6065, 1.    ]])
+    """
     X, Y = _pair(X, Y, dense_budget)
-    return _sk_rbf(X, Y, gamma=gamma)
+    sq, e = _squared_distances(X, Y)
+    return _exp_neg(sq, 2 * e, float(gamma))
 
 
+@validate_params({"X": ["array-like"], "Y": ["array-like", None], "gamma": POSITIVE, "dense_budget": BUDGET},
+                 prefer_skip_nested_validation=True)
 def laplacian(X, Y=None, gamma: float = 1.0, dense_budget=None) -> np.ndarray:
-    """Laplacian kernel in its usual lambda form exp(-gamma * ||x - y||_1)."""
-    _positive("gamma", gamma)
+    """Laplacian kernel in its usual lambda form ``exp(-gamma * ||x - y||_1)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        ``None`` means ``X``.
+    gamma : float, default=1.0
+        Positive rate (the paper's lambda).
+    dense_budget : int, default=None
+        Largest result in bytes (default 2 GiB).
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples_X, n_samples_Y)
+        Values in [0, 1].
+
+    Examples
+    --------
+    >>> from ikviz.kernels import laplacian
+    >>> laplacian([[0.0, 0.0]], [[1.0, 1.0]], gamma=0.5).round(4)
+    array([[0.3679]])
+    """
     X, Y = _pair(X, Y, dense_budget)
-    return _sk_laplacian(X, Y, gamma=gamma)
+    return _laplacian(X, Y, float(gamma))
 
 
+def _laplacian(X, Y, gamma):
+    Xs, Ys, e = _normalise(X, Y)
+    return _exp_neg(manhattan_distances(Xs, Ys), e, gamma)
+
+
+@validate_params({"X": ["array-like"], "Y": ["array-like", None],
+                  "psi": [Interval(Real, 1, None, closed="neither")], "dense_budget": BUDGET},
+                 prefer_skip_nested_validation=True)
 def laplacian_psi(X, Y=None, psi: float = 16, dense_budget=None) -> np.ndarray:
-    """Laplacian kernel in Ting et al. (2018) Eq. 5: L_psi(x, y) = psi ** (-(1/d) * ||x - y||_1).
+    """Laplacian kernel in Ting et al. (2018) Eq. 5: ``L_psi(x, y) = psi ** (-(1/d) * ||x - y||_1)``.
 
     This is the lambda form with lambda = log(psi) / d, the kernel that
     Isolation Kernel approximates on uniformly distributed data.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        ``None`` means ``X``.
+    psi : float, default=16
+        Sharpness, greater than 1 (Isolation Kernel's sample size).
+    dense_budget : int, default=None
+        Largest result in bytes (default 2 GiB).
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples_X, n_samples_Y)
+        Values in [0, 1].
+
+    Examples
+    --------
+    >>> from ikviz.kernels import laplacian_psi
+    >>> laplacian_psi([[0.0, 0.0]], [[1.0, 1.0]], psi=16).round(4)  # 16 ** -(2 / 2)
+    array([[0.0625]])
     """
-    if not (isinstance(psi, (int, float)) and psi > 1):
-        raise ValueError(f"psi must be a number greater than 1; got {psi!r}.")
     X, Y = _pair(X, Y, dense_budget)
-    return _sk_laplacian(X, Y, gamma=math.log(psi) / X.shape[1])
+    return _laplacian(X, Y, math.log(psi) / X.shape[1])
 
 
+@validate_params({"X": ["array-like"], "Y": ["array-like", None], "dense_budget": BUDGET},
+                 prefer_skip_nested_validation=True)
 def linear(X, Y=None, dense_budget=None) -> np.ndarray:
-    """Linear kernel x . y."""
-    X, Y = _pair(X, Y, dense_budget)
-    return _sk_linear(X, Y)
+    """Linear kernel x . y.
 
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        ``None`` means ``X``.
+    dense_budget : int, default=None
+        Largest result in bytes (default 2 GiB).
 
-def local_scale(X, reference=None, k: int = 7) -> np.ndarray:
-    """Distance from each row of ``X`` to its k-th nearest neighbour in ``reference``.
+    Returns
+    -------
+    K : ndarray of shape (n_samples_X, n_samples_Y)
 
-    With ``reference=None`` the neighbours come from ``X`` itself, the point
-    excluded. Zero scales (duplicates) are replaced by the smallest positive
-    scale so the adaptive kernel stays finite.
+    Raises
+    ------
+    ValueError
+        When a product exceeds the float range (values near 1e154 or more); rescale the data.
+
+    Examples
+    --------
+    >>> from ikviz.kernels import linear
+    >>> linear([[1.0, 2.0]], [[3.0, 4.0], [0.0, 1.0]])
+    array([[11.,  2.]])
     """
-    X = check_matrix(X, "X")
-    ref = X if reference is None else check_matrix(reference, "reference")
-    n_ref = ref.shape[0] - (1 if reference is None else 0)
-    if not (isinstance(k, int) and 1 <= k <= n_ref):
-        raise ValueError(f"k must be an integer between 1 and {n_ref} (the neighbours available); got {k!r}.")
+    X, Y = _pair(X, Y, dense_budget)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        K = X @ Y.T
+    if not np.isfinite(K).all():
+        raise ValueError("The linear kernel of X and Y exceeds the float range (values too large); "
+                         "rescale X and Y first, e.g. with sklearn.preprocessing.StandardScaler.")
+    return K
+
+
+def _local_scale(X, ref, k, exclude_self):
+    """k-th neighbour distances of normalised rows (already centred and scaled together)."""
     nn = NearestNeighbors(n_neighbors=k).fit(ref)
-    dist, _ = nn.kneighbors(None if reference is None else X, n_neighbors=k)
+    dist, _ = nn.kneighbors(None if exclude_self else X, n_neighbors=k)
     scale = dist[:, -1]
     positive = scale[scale > 0]
     floor = positive.min() if positive.size else 1.0
     return np.where(scale > 0, scale, floor)
 
 
+def _check_k(k, n_available, data, exclude_self):
+    """``k`` as an int, or a ValueError naming both ``k`` and the data too small for it."""
+    if k > n_available:
+        rows = n_available + 1 if exclude_self else n_available
+        other = " other" if exclude_self else ""
+        raise ValueError(f"k={k!r} neighbours asked for, but {data} has {rows} row(s), so each point has "
+                         f"{n_available}{other} point(s) to choose from; pass a k between 1 and "
+                         f"{max(n_available, 1)} or more rows.")
+    return int(k)
+
+
+@validate_params({"X": ["array-like"], "reference": ["array-like", None], "k": NEIGHBOURS},
+                 prefer_skip_nested_validation=True)
+def local_scale(X, reference=None, k: int = 7) -> np.ndarray:
+    """Distance from each row of ``X`` to its k-th nearest neighbour in ``reference``.
+
+    Zero scales (duplicates) are replaced by the smallest positive scale so the
+    adaptive kernel stays finite (by 1 when every scale is zero).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    reference : array-like of shape (n_reference, n_features), default=None
+        Where the neighbours come from; ``None`` means ``X`` itself with each
+        point excluded from its own neighbours.
+    k : int, default=7
+        Which neighbour; at most the number of reference points (minus one
+        when ``reference`` is ``None``).
+
+    Returns
+    -------
+    scale : ndarray of shape (n_samples,)
+        Positive distances.
+
+    Examples
+    --------
+    >>> from ikviz.kernels import local_scale
+    >>> local_scale([[0.0], [1.0], [3.0]], k=1)
+    array([1., 1., 2.])
+    """
+    X = check_matrix(X, "X")
+    ref = None if reference is None else check_matrix(reference, "reference")
+    if ref is not None and ref.shape[1] != X.shape[1]:
+        raise ValueError(f"reference has {ref.shape[1]} features but X has {X.shape[1]}.")
+    k = _check_k(k, X.shape[0] - 1 if ref is None else ref.shape[0], "X" if ref is None else "reference",
+                 exclude_self=ref is None)
+    Xs, Rs, e = _normalise(X, ref)
+    scale = _local_scale(Xs, Xs if Rs is None else Rs, k, exclude_self=Rs is None)
+    with np.errstate(over="ignore", under="ignore"):
+        out = np.ldexp(scale, e)
+    if not (np.isfinite(out).all() and (out > 0).all()):
+        raise ValueError("X is spread so widely (or so narrowly) that its neighbour distances leave the float "
+                         "range; rescale X first.")
+    return out
+
+
+@validate_params({"X": ["array-like"], "Y": ["array-like", None], "k": NEIGHBOURS,
+                  "reference": ["array-like", None], "dense_budget": BUDGET},
+                 prefer_skip_nested_validation=True)
 def adaptive_gaussian(X, Y=None, k: int = 7, reference=None, dense_budget=None) -> np.ndarray:
-    """Self-tuning Gaussian kernel (Zelnik-Manor & Perona 2004): exp(-||x - y||^2 / (s_x * s_y)).
+    """Self-tuning Gaussian kernel (Zelnik-Manor & Perona 2004): ``exp(-||x - y||^2 / (s_x * s_y))``.
 
     ``s_x`` is the distance from x to its k-th nearest neighbour in
-    ``reference`` (default: ``Y`` if given, else ``X``), so the kernel is wide
-    in sparse regions and narrow in dense ones.
+    ``reference`` (default: ``Y`` if given, else ``X``, the point itself
+    excluded), so the kernel is wide in sparse regions and narrow in dense ones.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        ``None`` means ``X``.
+    k : int, default=7
+        Which neighbour sets the local scale.
+    reference : array-like of shape (n_reference, n_features), default=None
+        Where the local scales' neighbours come from.
+    dense_budget : int, default=None
+        Largest result in bytes (default 2 GiB).
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples_X, n_samples_Y)
+        Values in [0, 1]; ones on the diagonal when ``Y`` is ``None``.
+
+    Examples
+    --------
+    >>> from ikviz.kernels import adaptive_gaussian
+    >>> K = adaptive_gaussian([[0.0], [1.0], [3.0]], k=1)
+    >>> K.round(3)
+    array([[1.   , 0.368, 0.011],
+           [0.368, 1.   , 0.135],
+           [0.011, 0.135, 1.   ]])
     """
     X, Y_ = _pair(X, Y, dense_budget)
-    if reference is None:
+    ref = None if reference is None else check_matrix(reference, "reference")
+    if ref is not None and ref.shape[1] != X.shape[1]:
+        raise ValueError(f"reference has {ref.shape[1]} features but X has {X.shape[1]}.")
+    Xs, Ys, Rs, _ = _normalise(X, Y_, ref)  # every distance below is taken in one frame: the scale cancels
+    if Rs is None:
         # queries X against data Y: X's scales come from Y, Y's from Y without the point itself
-        sx = local_scale(X, None if Y is None else Y_, k)
-        sy = sx if Y is None else local_scale(Y_, None, k)
+        k = _check_k(k, Ys.shape[0] - 1, "X" if Y is None else "Y", exclude_self=True)
+        sx = _local_scale(Xs, Ys, k, exclude_self=Y is None)
+        sy = sx if Y is None else _local_scale(Ys, Ys, k, exclude_self=True)
     else:
-        sx = local_scale(X, reference, k)
-        sy = sx if Y is None else local_scale(Y_, reference, k)
-    sq = euclidean_distances(X, Y_, squared=True)
-    return np.exp(-sq / np.outer(sx, sy))
+        k = _check_k(k, Rs.shape[0], "reference", exclude_self=False)
+        sx = _local_scale(Xs, Rs, k, exclude_self=False)
+        sy = sx if Y is None else _local_scale(Ys, Rs, k, exclude_self=False)
+    sq = euclidean_distances(Xs, Ys, squared=True)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.exp(-sq / np.outer(sx, sy))

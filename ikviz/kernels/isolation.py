@@ -24,7 +24,7 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
@@ -38,7 +38,7 @@ from ._voronoi import nearest_centres, pack_centres, pack_values
 METHODS = ("anne", "iforest", "inne")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
 _GROUP_WIDTH = 256  # centres handled per matrix product (partitionings packed side by side)
-_FITTED = ("psi_", "method_", "n_features_in_", "bounds_", "max_depth_", "n_leaves_", "radii_")
+_FITTED = ("psi_", "t_", "method_", "n_features_in_", "bounds_", "max_depth_", "n_leaves_", "radii_")
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,15 @@ class Partition:
     Voronoi sites; for ``"inne"`` ``radii`` (psi,) holds each ball's radius;
     for ``"iforest"`` ``boxes`` is an array (n_leaves, 2, d) of each leaf's
     [lower, upper] corners, clipped to ``bounds``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz import IsolationKernel
+    >>> X = np.random.default_rng(0).random((100, 2))
+    >>> part = IsolationKernel(psi=8, t=3, method="inne", random_state=0).fit(X).partition(0)
+    >>> part.centres.shape, part.radii.shape, part.boxes is None
+    ((8, 2), (8,), True)
     """
 
     method: str
@@ -102,7 +111,7 @@ def _is_dask(X) -> bool:
     return type(X).__module__.split(".")[0] == "dask"
 
 
-class IsolationKernel(TransformerMixin, BaseEstimator):
+class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Isolation Kernel with Voronoi (``"anne"``), hypersphere (``"inne"``) or isolation-tree cells.
 
     Parameters
@@ -142,6 +151,8 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
     ----------
     psi_ : int
         The ``psi`` actually used.
+    t_ : int
+        The number of partitionings fitted.
     method_ : str
         The partitioning the kernel was fitted with.
     n_features_in_ : int
@@ -227,7 +238,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         psi, t = int(self.psi), int(self.t)
         if psi > n:
             if n < 2:
-                raise ValueError(f"IsolationKernel needs at least 2 rows to fit; got n_samples={n}.")
+                raise ValueError(f"IsolationKernel needs at least 2 rows in X to fit; got n_samples={n}.")
             warnings.warn(f"psi={psi} is larger than the {n} rows given; using psi={n}.",
                           UserWarning, stacklevel=2)
             psi = n
@@ -243,7 +254,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
                       "_scale", "_radii", "_rel", "_cmax", "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
         self._samples, self._index = samples, index.reshape(t, psi)
-        self.psi_, self.method_, self.n_features_in_ = psi, self.method, d
+        self.psi_, self.t_, self.method_, self.n_features_in_ = psi, t, self.method, d
         self.bounds_ = np.vstack([samples.min(axis=0), samples.max(axis=0)])
         if self.method == "iforest":
             self._fit_trees(rng)
@@ -253,13 +264,15 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
 
     def _fit_centres(self) -> None:
         S = self._samples
-        self._shift = S.mean(axis=0)
+        # a sampled value per column (lower median): on grid data, x - shift is exact wherever the grid sits
+        self._shift = np.quantile(S, 0.5, axis=0, method="lower")
         spread = np.abs(S - self._shift).max()
         # a power of two: scaling is exact and keeps squared distances far from overflow
-        self._scale = 2.0 ** -math.frexp(spread)[1] if spread > 0 else 1.0
+        # (the exponent is clamped so that subnormal spreads still give a finite factor)
+        self._scale = 2.0 ** -max(math.frexp(spread)[1], -1020) if spread > 0 else 1.0
         Z = (S - self._shift) * self._scale
         u, d = Z.shape
-        if _Span.pays(u, d, self.t, self.psi_):
+        if _Span.pays(u, d, self.t_, self.psi_):
             self._span = _Span(Z)
             Z = self._span.coords
         self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
@@ -267,7 +280,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         # bound on the relative rounding error of one dot product (with the projection), with margin
         self._rel = 4.0 * (d + 4) * np.finfo(float).eps
         if self.method == "inne":
-            radii = np.empty((self.t, self.psi_))
+            radii = np.empty((self.t_, self.psi_))
             sample_radii(Z, self._samples, self._index, self._shift, self._scale, self._rel, self._cmax, radii)
             self._radii = pack_values(radii, self._sq_norms)
             self.radii_ = np.sqrt(radii) / self._scale
@@ -275,7 +288,8 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
     def _fit_trees(self, rng: np.random.Generator) -> None:
         t, psi = self._index.shape
         depth = self.max_depth
-        self.max_depth_ = math.ceil(math.log2(psi)) if depth == "auto" else -1 if depth is None else int(depth)
+        # a tree on psi points never grows deeper than psi - 1
+        self.max_depth_ = math.ceil(math.log2(psi)) if depth == "auto" else -1 if depth is None else min(int(depth), psi)
         uniforms = rng.random((t, psi, 2))
         m = 2 * psi - 1
         self._feature = np.full((t, m), -1, dtype=np.int64)
@@ -285,6 +299,11 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         self.n_leaves_ = np.zeros(t, dtype=np.int64)
         build_forest(self._samples[self._index], uniforms, self.max_depth_, self._feature, self._threshold,
                      self._left, self._leaf, self.n_leaves_)
+
+    @property
+    def _n_features_out(self) -> int:
+        # get_feature_names_out: isolationkernel0 ... isolationkernel{t * psi_ - 1}
+        return self.t_ * self.psi_
 
     @property
     def samples_(self) -> np.ndarray:
@@ -304,11 +323,11 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         return X
 
     def _cell_dtype(self, stride: int):
-        return np.int32 if self.t * max(stride, 1) < 2**31 - 1 else np.int64
+        return np.int32 if self.t_ * max(stride, 1) < 2**31 - 1 else np.int64
 
     def _index_rows(self, X, stride: int) -> np.ndarray:
         X = self._check_X(X)
-        out = np.empty((X.shape[0], self.t), dtype=self._cell_dtype(stride))
+        out = np.empty((X.shape[0], self.t_), dtype=self._cell_dtype(stride))
         if self.method_ == "iforest":
             route(X, self._feature, self._threshold, self._left, self._leaf, stride, _ROW_BLOCK, out)
             return out
@@ -319,7 +338,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
                              "overflow; rescale X the way the training data was scaled.")
         P = Z @ self._span.basis if "_span" in self.__dict__ else Z
         args = (self._samples, self._index, self._shift, self._scale, self._rel, self._cmax,
-                self.psi_, self.t, stride, _ROW_BLOCK, out)
+                self.psi_, self.t_, stride, _ROW_BLOCK, out)
         # BLAS must not start threads of its own inside numba's parallel tiles
         with _blas().limit(limits=1, user_api="blas"):
             if self.method_ == "anne":
@@ -352,7 +371,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "psi_")
         if _is_dask(X):
-            return self._map_dask(X, self.cells, self.t, self._cell_dtype(0))
+            return self._map_dask(X, self.cells, self.t_, self._cell_dtype(0))
         return self._index_rows(X, 0)
 
     def transform(self, X):
@@ -364,7 +383,7 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "psi_")
         if _is_dask(X):
-            return self._map_dask(X, self.transform, self.t * self.psi_, np.float64, sparse=True)
+            return self._map_dask(X, self.transform, self.t_ * self.psi_, np.float64, sparse=True)
         columns = self._index_rows(X, self.psi_)
         n, t = columns.shape
         value = 1.0 if self.binary else 1.0 / math.sqrt(t)
@@ -407,8 +426,8 @@ class IsolationKernel(TransformerMixin, BaseEstimator):
         bounding box.
         """
         check_is_fitted(self, "psi_")
-        if isinstance(k, bool) or not isinstance(k, Integral) or not 0 <= k < self.t:
-            raise ValueError(f"partitioning index must be an integer in [0, {self.t - 1}]; got {k!r}.")
+        if isinstance(k, bool) or not isinstance(k, Integral) or not 0 <= k < self.t_:
+            raise ValueError(f"partitioning index must be an integer in [0, {self.t_ - 1}]; got {k!r}.")
         bounds = self.bounds_ if bounds is None else np.asarray(bounds, dtype=float)
         if bounds.shape != (2, self.n_features_in_):
             raise ValueError(f"bounds must have shape (2, {self.n_features_in_}); got {bounds.shape}.")

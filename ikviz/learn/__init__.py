@@ -1,5 +1,12 @@
-"""Learners on kernels and explicit feature maps: online OGD (FOGD, NOGD, IK+OGD, RandLocal+OGD) and SVM helpers."""
+"""Learners on kernels and explicit feature maps, as scikit-learn estimators.
 
-from .online import METHODS, StreamResult, encode_labels, fogd, ik_ogd, nogd, ogd_pass, randlocal_ogd
+Online (one pass, hinge-loss OGD, ``partial_fit`` over chunks of a stream):
+:class:`FOGDClassifier`, :class:`NOGDClassifier`, :class:`IKOGDClassifier`,
+:class:`RandLocalOGDClassifier`. Kernel SVMs: :class:`KernelGram` (rows to kernel
+values for ``SVC(kernel="precomputed")``) and the helpers of :mod:`ikviz.learn.svm`.
+"""
 
-__all__ = ["METHODS", "StreamResult", "encode_labels", "fogd", "nogd", "ik_ogd", "randlocal_ogd", "ogd_pass"]
+from .online import FOGDClassifier, IKOGDClassifier, NOGDClassifier, RandLocalOGDClassifier
+from .svm import KernelGram
+
+__all__ = ["FOGDClassifier", "NOGDClassifier", "IKOGDClassifier", "RandLocalOGDClassifier", "KernelGram"]

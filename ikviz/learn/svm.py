@@ -11,16 +11,19 @@ import math
 import time
 import warnings
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC, LinearSVC
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_matrix
+from .._validation import check_matrix, validate_data
 from ..kernels import IsolationKernel, laplacian_psi, linear, rbf
+from ..kernels.isolation import METHODS as IK_METHODS
 
 #: Kernels of the SVM lab: precomputed SVC for the first four, LinearSVC on Phi for the last.
 KERNELS = ("rbf", "laplacian", "ik", "linear", "ik-linear")
@@ -34,10 +37,60 @@ GRIDS = ("ting2018", "ting2021")
 class KernelGram(TransformerMixin, BaseEstimator):
     """Turns rows into kernel values against the rows seen by ``fit``: K(X, X_fit).
 
-    With SVC(kernel="precomputed") after it, ``fit`` trains on K(X_train, X_train) and
-    ``predict`` uses K(X_test, X_train). ``kernel`` is "rbf" (gamma), "laplacian"
-    (the psi form L_psi of Ting et al. 2018), "ik" (psi, t, ik_method) or "linear".
+    With ``SVC(kernel="precomputed")`` after it, ``fit`` trains on K(X_train, X_train)
+    and ``predict`` uses K(X_test, X_train), so cross-validation refits the kernel
+    (for IK, its partitionings) on each training fold.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "laplacian", "ik", "linear"}, default="rbf"
+        ``"rbf"``: exp(-gamma |x - y|^2); ``"laplacian"``: the psi form L_psi of
+        Ting et al. (2018), psi ** (-|x - y|_1 / d); ``"ik"``: the Isolation Kernel
+        (psi, t, ik_method) built on the fitted rows; ``"linear"``: x . y.
+    gamma : float, default=1.0
+        ``"rbf"`` only, > 0.
+    psi : int, default=16
+        ``"laplacian"`` and ``"ik"``, at least 2.
+    t : int, default=100
+        ``"ik"`` only: number of partitionings.
+    ik_method : {"anne", "inne", "iforest"}, default="iforest"
+        ``"ik"`` only: the partitioning.
+    random_state : int, numpy Generator, RandomState or None, default=None
+        ``"ik"`` only: seed of the partitionings.
+
+    Attributes
+    ----------
+    X_fit_ : ndarray of shape (n_fit, n_features_in_)
+        The rows given to ``fit``.
+    n_features_in_ : int
+        Number of input features.
+    ik_ : IsolationKernel
+        ``"ik"`` only: the kernel fitted on ``X_fit_``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.svm import SVC
+    >>> from ikviz.learn import KernelGram
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2))
+    >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    >>> KernelGram("rbf", gamma=2.0).fit(X).transform(X[:3]).shape
+    (3, 200)
+    >>> model = make_pipeline(KernelGram("ik", psi=16, random_state=0), SVC(kernel="precomputed"))
+    >>> model.fit(X, y).predict([[0.5, 0.5], [0.5, -0.5]])
+    array([1, 0])
     """
+
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions({"rbf", "laplacian", "ik", "linear"})],
+        "gamma": [Interval(Real, 0, np.inf, closed="neither")],
+        "psi": [Interval(Integral, 2, None, closed="left")],
+        "t": [Interval(Integral, 1, None, closed="left")],
+        "ik_method": [StrOptions(set(IK_METHODS))],
+        "random_state": ["random_state", np.random.Generator],
+    }
 
     def __init__(self, kernel="rbf", gamma=1.0, psi=16, t=100, ik_method="iforest", random_state=None):
         self.kernel = kernel
@@ -47,11 +100,22 @@ class KernelGram(TransformerMixin, BaseEstimator):
         self.ik_method = ik_method
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Remember ``X`` (and, for IK, build the partitionings from it)."""
-        if self.kernel not in ("rbf", "laplacian", "ik", "linear"):
-            raise ValueError(f"kernel must be 'rbf', 'laplacian', 'ik' or 'linear'; got {self.kernel!r}.")
-        self.X_fit_ = check_matrix(X)
+        """Remember ``X`` (and, for IK, build the partitionings from it).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self : KernelGram
+        """
+        for stale in ("ik_", "index_"):
+            self.__dict__.pop(stale, None)
+        self.X_fit_ = validate_data(self, X, reset=True)
         if self.kernel == "ik":
             self.ik_ = IsolationKernel(psi=self.psi, t=self.t, method=self.ik_method,
                                        random_state=self.random_state).fit(self.X_fit_)
@@ -59,12 +123,22 @@ class KernelGram(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Kernel matrix (n, n_fit) between ``X`` and the fitted rows."""
+        """Kernel matrix between ``X`` and the fitted rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        K : ndarray of shape (n_samples, n_fit)
+        """
         check_is_fitted(self, "X_fit_")
+        X = validate_data(self, X, reset=False)
         if self.kernel == "rbf":
-            return rbf(X, self.X_fit_, gamma=self.gamma)
+            return rbf(X, self.X_fit_, gamma=float(self.gamma))
         if self.kernel == "laplacian":
-            return laplacian_psi(X, self.X_fit_, psi=self.psi)
+            return laplacian_psi(X, self.X_fit_, psi=float(self.psi))
         if self.kernel == "linear":
             return linear(X, self.X_fit_)
         return self.index_.similarity(self.ik_.cells(X))
@@ -75,15 +149,15 @@ def make_svm(kernel: str, C: float = 1.0, gamma: float = 1.0, psi: int = 16, t: 
     """An unfitted SVM pipeline for ``kernel`` (see :data:`KERNELS`)."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS}; got {kernel!r}.")
-    if not (isinstance(C, (int, float)) and math.isfinite(C) and C > 0):
+    if isinstance(C, bool) or not (isinstance(C, Real) and math.isfinite(C) and C > 0):
         raise ValueError(f"C must be a positive number; got {C!r}.")
     if kernel == "ik-linear":
-        # Phi has t ones per row, Phi . Phi' = t * K: C / t makes it the same problem as SVC on K
+        # Phi . Phi' = K (entries 1/sqrt(t)): LinearSVC with the same C solves SVC's problem on K
         return Pipeline([("map", IsolationKernel(psi=psi, t=t, method=ik_method, random_state=seed)),
-                         ("svm", LinearSVC(C=C / t, dual=True, max_iter=10000, random_state=0))])
+                         ("svm", LinearSVC(C=float(C), dual=True, max_iter=10000, random_state=0))])
     return Pipeline([("map", KernelGram(kernel, gamma=gamma, psi=psi, t=t, ik_method=ik_method,
                                         random_state=seed)),
-                     ("svm", SVC(kernel="precomputed", C=C))])
+                     ("svm", SVC(kernel="precomputed", C=float(C)))])
 
 
 def param_grid(kernel: str, grid: str = "ting2018", n_train: int | None = None, d: int = 2) -> list:
@@ -121,7 +195,19 @@ def cv_accuracy(kernel: str, value, X, y, C=1.0, t=100, ik_method="iforest", fol
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Test-set performance of one fitted SVM."""
+    """Test-set performance of one fitted SVM (returned by :func:`fit_evaluate`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.learn.svm import fit_evaluate
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2))
+    >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    >>> ev, model = fit_evaluate("ik-linear", {"psi": 16}, X[:200], y[:200], X[200:], y[200:], t=50)
+    >>> ev.kernel, bool(ev.accuracy > 0.8), ev.train_seconds > 0
+    ('ik-linear', True, True)
+    """
 
     kernel: str
     params: dict

@@ -1,0 +1,260 @@
+"""``ikviz scale features`` and ``ikviz scale learn``: the Isolation Kernel over files larger than memory.
+
+Both read a Parquet or CSV file, folder or glob lazily (:mod:`ikviz.scale.io`)
+and run on a ``dask.distributed`` cluster (:mod:`ikviz.scale.cluster`): an
+in-process ``LocalCluster`` on all cores by default, or the scheduler given by
+``scheduler`` / ``$DASK_SCHEDULER_ADDRESS``.
+
+* :func:`features`: fits an :class:`~ikviz.IsolationKernel` on its ``t * psi``
+  sampled rows (only those rows are computed), maps every row to its cells on
+  the workers, and writes them as Parquet: one integer column ``p0 .. p{t-1}``
+  per partitioning, rows in input order. The output is written under a
+  temporary name and renamed when complete.
+* :func:`learn`: trains IK + OGD and FOGD chunk by chunk with ``partial_fit``
+  (blocks are read on the workers, a few ahead of the learner), prints the
+  progressive mistake rate, and scores a held-out part on the workers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .arrays import map_row_blocks, n_rows
+from .cluster import compute_with_progress, connect
+from .io import CHUNK_ROWS, CSV_BLOCKSIZE, discard, publish, read_dataset, temporary_path
+
+_SUB_ROWS = 65_536  # rows mapped at once inside a block: bounds the int32 cells kept before narrowing
+MAX_CLASSES = 1000
+LEARN_CHUNK_ROWS = 65_536  # rows per block handed to partial_fit (row groups are grouped up to it)
+
+
+def cell_dtype(psi: int) -> np.dtype:
+    """Smallest signed integer type holding cells 0..psi-1 and -1 (an uncovered iNNE row)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if psi - 1 <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
+
+
+class _Cells:
+    """Cells of a row block, narrowed to ``dtype``, mapped ``_SUB_ROWS`` rows at a time (picklable)."""
+
+    def __init__(self, kernel, dtype):
+        self.kernel, self.dtype = kernel, np.dtype(dtype)
+
+    def __call__(self, block: np.ndarray) -> np.ndarray:
+        out = np.empty((block.shape[0], self.kernel.t), dtype=self.dtype)
+        for lo in range(0, block.shape[0], _SUB_ROWS):
+            out[lo:lo + _SUB_ROWS] = self.kernel.cells(block[lo:lo + _SUB_ROWS])
+        return out
+
+
+@dataclass
+class FeaturesResult:
+    """What :func:`features` did."""
+
+    out: str
+    n_rows: int
+    n_features: int
+    columns: list[str]
+    files: list[str]
+    psi: int
+    t: int
+    method: str
+    seed: int
+    dtype: str
+    fit_seconds: float
+    seconds: float                  # wall time from start to the renamed output, cluster start-up excluded
+    partitions: int = 0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.n_rows / self.seconds if self.seconds > 0 else float("nan")
+
+
+def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: str = "anne", columns=None,
+             scheduler: str | None = None, client=None, n_workers: int | None = None, progress: bool = True,
+             chunk_rows: int = CHUNK_ROWS, blocksize: int = CSV_BLOCKSIZE, stream=None) -> FeaturesResult:
+    """Write the Isolation Kernel cells of every row of ``spec`` to the Parquet folder ``out``.
+
+    Parameters
+    ----------
+    spec : str or Path
+        A Parquet or CSV file, a folder of them, or a glob.
+    out : str or Path
+        Output folder: ``part.00000.parquet``... (columns ``p0``..``p{t-1}``, the smallest integer type
+        holding 0..psi-1), and ``_ikviz.json`` with the parameters. Replaced if it exists.
+    psi, t, seed, method
+        The :class:`~ikviz.IsolationKernel` parameters (``seed`` is its ``random_state``).
+    columns : list of str, optional
+        Feature columns (default: every numeric column).
+    scheduler : str, optional
+        Scheduler address; default ``$DASK_SCHEDULER_ADDRESS``, else a local cluster on all cores.
+    client : distributed.Client, optional
+        Use this client (and its cluster) instead of starting or connecting one.
+    """
+    if client is None:
+        with connect(scheduler, n_workers=n_workers, stream=stream) as own:
+            return features(spec, out, psi=psi, t=t, seed=seed, method=method, columns=columns, client=own,
+                            progress=progress, chunk_rows=chunk_rows, blocksize=blocksize, stream=stream)
+    import dask.dataframe as dd
+
+    from ..kernels import IsolationKernel
+
+    stream = sys.stderr if stream is None else stream
+    start = time.perf_counter()
+    ds = read_dataset(spec, columns, chunk_rows=chunk_rows, blocksize=blocksize)
+    X = ds.X
+    n = n_rows(X)  # CSV: one parallel pass to count the rows of each piece
+    kernel = IsolationKernel(psi=psi, t=t, method=method, random_state=seed).fit(X)
+    fit_seconds = time.perf_counter() - start
+    print(f"kernel fitted on {kernel.t * kernel.psi_:,} sampled rows of {n:,} ({len(ds.features)} columns) "
+          f"in {fit_seconds:.1f} s", file=stream)
+    dtype = cell_dtype(kernel.psi_)
+    cells = map_row_blocks(_Cells(kernel, dtype), X, n_cols=t, dtype=dtype)
+    frame = dd.from_dask_array(cells, columns=[f"p{k}" for k in range(t)])
+    out = Path(out)
+    tmp = temporary_path(out)
+    discard(tmp)
+    result = FeaturesResult(str(out), n, len(ds.features), ds.features, ds.source.files, kernel.psi_, t, method,
+                            seed, dtype.name, fit_seconds, 0.0, X.numblocks[0])
+    try:
+        write = frame.to_parquet(tmp, write_index=False, compute=False, name_function=_part_name)
+        compute_with_progress(client, write, progress=progress)
+        result.seconds = time.perf_counter() - start
+        info = asdict(result) | {"rows_per_second": result.rows_per_second}
+        (tmp / "_ikviz.json").write_text(json.dumps(info, indent=1))
+        publish(tmp, out)
+    except BaseException:
+        discard(tmp)
+        raise
+    return result
+
+
+def _part_name(i: int) -> str:
+    return f"part.{i:05d}.parquet"
+
+
+# ------------------------------------------------------------------ learn
+@dataclass
+class LearnResult:
+    """What :func:`learn` did: progressive mistake rates (training rows) and held-out accuracies."""
+
+    n_train: int
+    n_test: int
+    classes: list
+    mistake_rate: dict              # learner name -> progressive mistake rate over the training rows
+    accuracy: dict                  # learner name -> accuracy on the held-out rows
+    curve: list                     # (rows seen, {learner: running mistake rate}) after each block
+    seconds: float
+
+
+def test_mask(seed: int, block: int, n: int, fraction: float) -> np.ndarray:
+    """Held-out rows of block ``block`` (n rows): a seeded random draw, the same on every machine."""
+    if fraction <= 0:
+        return np.zeros(n, dtype=bool)
+    return np.random.default_rng([int(seed), int(block)]).random(n) < fraction
+
+
+def _score_block(models, X, y, seed, block, fraction):
+    mask = test_mask(seed, block, len(y), fraction)
+    if not mask.any():
+        return np.zeros(len(models) + 1, dtype=np.int64)
+    X, y = np.asarray(X)[mask], np.asarray(y)[mask]
+    return np.array([mask.sum()] + [int((m.predict(X) == y).sum()) for m in models], dtype=np.int64)
+
+
+def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method: str = "anne", eta: float = 0.2,
+          prefix: int = 1000, n_components: int = 400, gamma: float | None = None, test_fraction: float = 0.2,
+          seed: int = 0, scheduler: str | None = None, client=None, n_workers: int | None = None,
+          progress: bool = True, chunk_rows: int = LEARN_CHUNK_ROWS, blocksize: int = CSV_BLOCKSIZE // 4,
+          ahead: int = 4,
+          stream=None) -> LearnResult:
+    """Train IK + OGD and FOGD over ``spec`` chunk by chunk; print progressive mistakes and held-out accuracy.
+
+    Each row block is read on the workers (``ahead`` blocks are read ahead of the learner), its
+    held-out rows (a seeded ``test_fraction`` of each block) are set aside, and the others train
+    both learners with ``partial_fit``, in file order. The held-out rows are then scored on the
+    workers with the final models. ``gamma`` (FOGD) defaults to 1 / (d * variance) of the first
+    block's training rows (scikit-learn's ``"scale"``).
+    """
+    if client is None:
+        with connect(scheduler, n_workers=n_workers, stream=stream) as own:
+            return learn(spec, label, columns=columns, psi=psi, t=t, method=method, eta=eta, prefix=prefix,
+                         n_components=n_components, gamma=gamma, test_fraction=test_fraction, seed=seed,
+                         client=own, progress=progress, chunk_rows=chunk_rows, blocksize=blocksize, ahead=ahead,
+                         stream=stream)
+    import dask
+
+    from ..learn import FOGDClassifier, IKOGDClassifier
+
+    out = sys.stdout if stream is None else stream
+    if not 0 <= test_fraction < 1:
+        raise ValueError(f"test_fraction must be in [0, 1); got {test_fraction}.")
+    start = time.perf_counter()
+    ds = read_dataset(spec, columns, label, chunk_rows=chunk_rows, blocksize=blocksize)
+    classes = np.sort(np.asarray(ds.frame[label].drop_duplicates().compute()))
+    if classes.size < 2:
+        raise ValueError(f"The label column {label!r} holds a single value ({classes[0]!r}); it needs two classes "
+                         "or more.")
+    if classes.size > MAX_CLASSES:
+        raise ValueError(f"The label column {label!r} has {classes.size:,} distinct values: is it a class label? "
+                         f"(at most {MAX_CLASSES} classes).")
+    models = {"IK+OGD": IKOGDClassifier(psi=psi, t=t, method=method, eta=eta, prefix=prefix, random_state=seed),
+              "FOGD": None}
+    X_blocks, y_blocks = ds.X.to_delayed().ravel(), ds.y.to_delayed().ravel()
+    n_blocks = len(X_blocks)
+    pending = {}
+
+    def submit(i):
+        if i < n_blocks and i not in pending:
+            pending[i] = client.compute([X_blocks[i], y_blocks[i]])
+
+    print(f"learning from {len(ds.features)} columns, {classes.size} classes, {n_blocks} blocks; "
+          f"{test_fraction:.0%} of each block held out", file=out)
+    print(f"{'rows':>12}  " + "  ".join(f"{name + ' mistakes':>16}" for name in models), file=out)
+    curve, n_train, step = [], 0, max(1, n_blocks // 20)
+    for i in range(min(ahead, n_blocks)):
+        submit(i)
+    for i in range(n_blocks):
+        Xb, yb = (f.result() for f in pending.pop(i))
+        submit(i + ahead)
+        train = ~test_mask(seed, i, len(yb), test_fraction)
+        Xb, yb = np.asarray(Xb)[train], np.asarray(yb)[train]
+        if not len(yb):
+            continue
+        if models["FOGD"] is None:
+            g = gamma if gamma is not None else 1.0 / (Xb.shape[1] * max(float(Xb.var()), 1e-300))
+            models["FOGD"] = FOGDClassifier(n_components=n_components, gamma=g, eta=eta, random_state=seed)
+        for model in models.values():
+            model.partial_fit(Xb, yb, classes=classes)
+        n_train += len(yb)
+        rates = {name: m.mistake_rate_ for name, m in models.items()}
+        curve.append((n_train, rates))
+        if i % step == 0 or i == n_blocks - 1:
+            print(f"{n_train:>12,}  " + "  ".join(f"{r:>16.4f}" for r in rates.values()), file=out, flush=True)
+    if models["FOGD"] is None:
+        raise ValueError(f"No training rows in {spec}: the input is empty.")
+    fitted = list(models.values())
+    n_test, accuracy = 0, {name: float("nan") for name in models}
+    if test_fraction > 0:
+        parts = [dask.delayed(_score_block)(fitted, xb, yb, seed, i, test_fraction)
+                 for i, (xb, yb) in enumerate(zip(X_blocks, y_blocks))]
+        counts = compute_with_progress(client, dask.delayed(sum)(parts), progress=progress)
+        n_test = int(counts[0])
+        if n_test:
+            accuracy = {name: counts[k + 1] / n_test for k, name in enumerate(models)}
+    seconds = time.perf_counter() - start
+    print(f"progressive mistake rate over {n_train:,} training rows: "
+          + ", ".join(f"{name} {m.mistake_rate_:.4f}" for name, m in models.items()), file=out)
+    print(f"held-out accuracy on {n_test:,} rows: " + ", ".join(f"{k} {v:.4f}" for k, v in accuracy.items())
+          + f"  ({seconds:.1f} s)", file=out, flush=True)
+    return LearnResult(n_train, n_test, classes.tolist(), {k: m.mistake_rate_ for k, m in models.items()},
+                       accuracy, curve, seconds)
