@@ -713,10 +713,6 @@ SPECS_NOW = all_specs()
 # known failures in modules owned by others (kept precise; each is a strict xfail, so a fix makes it XPASS and
 # the entry must go). Key: (recipe, "data:<argument>" | "params" | "scalars" | "invariance:<argument>").
 KNOWN: dict[tuple[str, str], str] = {
-    ("clustering.SpectralClustering", "data:X"): "helper-2: on 2 rows SpectralClustering lets scipy's RuntimeWarning "
-                                                 "'k >= N for N * N square matrix' out",
-    ("clustering.make_kmeans", "params"): "helper-2: make_kmeans(n_clusters=True) fails in fit with TypeError "
-                                          "'an integer is required' (bool passes the constraint)",
 }
 
 

@@ -92,6 +92,9 @@ def make_kmeans(feature_map="ik", *, n_clusters=8, psi=16, t=200, kernel_params=
     >>> sorted(np.bincount(km.fit_predict(X)).tolist())
     [40, 40]
     """
+    for name, value in (("n_clusters", n_clusters), ("psi", psi), ("t", t), ("n_sets", n_sets), ("n_init", n_init)):
+        if isinstance(value, bool):  # scikit-learn's Interval(Integral) lets booleans through
+            raise TypeError(f"The '{name}' parameter of make_kmeans must be an int; got {value!r}.")
     if feature_map == "raw":
         step = FunctionTransformer()
     elif feature_map == "ik":

@@ -156,5 +156,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         with warnings.catch_warnings(), threadpool_limits(1):
             # a very sharp kernel leaves the graph disconnected; the clustering is still defined
             warnings.filterwarnings("ignore", message="Graph is not fully connected")
+            # on a handful of rows scipy's sparse eigensolver falls back to a dense one, and says so
+            warnings.filterwarnings("ignore", message="k >= N")
             self.labels_ = model.fit_predict(K).astype(np.int64)
         return self
