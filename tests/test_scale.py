@@ -29,9 +29,13 @@ from ikviz.scale.run import cell_dtype, features, learn  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    with connect(n_workers=2, threads_per_worker=1, memory_limit="2GiB", dashboard_address=None,
-                 quiet=True) as c:
-        yield c
+    # worker processes are spawned and re-run __main__'s file; after an AppTest in this process that is
+    # app/Home.py, which cannot be imported there, so workers must not see it
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delattr(sys.modules["__main__"], "__file__", raising=False)
+        with connect(n_workers=2, threads_per_worker=1, memory_limit="2GiB", dashboard_address=None,
+                     quiet=True) as c:
+            yield c
 
 
 @pytest.fixture(scope="module")

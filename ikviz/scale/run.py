@@ -242,7 +242,7 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
             print(f"{n_train:>12,}  " + "  ".join(f"{r:>16.4f}" for r in rates.values()), file=out, flush=True)
     if models["FOGD"] is None:
         raise ValueError(f"No training rows in {spec}: the input is empty.")
-    fitted = list(models.values())
+    fitted = client.scatter(list(models.values()), broadcast=True)  # sent once to each worker, not per task
     n_test, accuracy = 0, {name: float("nan") for name in models}
     if test_fraction > 0:
         parts = [dask.delayed(_score_block)(fitted, xb, yb, seed, i, test_fraction)
