@@ -69,10 +69,29 @@ def generate(folder, n: int, d: int = 20, seed: int = 0) -> Path:
     return folder
 
 
+def _rss() -> int:
+    """Resident memory of this process now, in bytes (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
 def _child_dask(data: str, out: str, psi: int, t: int, method: str, workers) -> dict:
+    import threading
+
     from .cluster import connect
     from .run import features
 
+    trace, done = [], threading.Event()
+
+    def sample():  # the main process's memory over the run, every 10 s
+        start = time.perf_counter()
+        while not done.wait(10.0):
+            trace.append((round(time.perf_counter() - start), _rss() // 2**20))
+
+    threading.Thread(target=sample, daemon=True).start()
     t0 = time.perf_counter()
     with connect(n_workers=workers, dashboard_address=None, quiet=True) as client:
         startup = time.perf_counter() - t0
@@ -82,7 +101,8 @@ def _child_dask(data: str, out: str, psi: int, t: int, method: str, workers) -> 
         cpu = _cpu_seconds() + sum(client.run(_cpu_seconds).values()) - cpu0
         worker_peaks = client.run(_peak_rss)
         n_workers = len(worker_peaks)
-    return {"rows": res.n_rows, "seconds": res.seconds, "fit_seconds": res.fit_seconds,
+    done.set()
+    return {"main_rss_mb_trace": trace,"rows": res.n_rows, "seconds": res.seconds, "fit_seconds": res.fit_seconds,
             "startup_seconds": startup, "rows_per_second": res.rows_per_second, "partitions": res.partitions,
             "cpu_seconds": cpu, "rows_per_cpu_second": res.n_rows / cpu,
             "workers": n_workers, "peak_main_bytes": _peak_rss(),
