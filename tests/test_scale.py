@@ -4,7 +4,6 @@ Everything runs on one LocalCluster of 2 worker processes (module fixture), on s
 The CLI is driven with ``--scheduler`` pointing at that cluster, so no second cluster starts.
 """
 
-import os
 import pickle
 import socket
 import subprocess

@@ -102,7 +102,7 @@ def _child_dask(data: str, out: str, psi: int, t: int, method: str, workers) -> 
         worker_peaks = client.run(_peak_rss)
         n_workers = len(worker_peaks)
     done.set()
-    return {"main_rss_mb_trace": trace,"rows": res.n_rows, "seconds": res.seconds, "fit_seconds": res.fit_seconds,
+    return {"main_rss_mb_trace": trace, "rows": res.n_rows, "seconds": res.seconds, "fit_seconds": res.fit_seconds,
             "startup_seconds": startup, "rows_per_second": res.rows_per_second, "partitions": res.partitions,
             "cpu_seconds": cpu, "rows_per_cpu_second": res.n_rows / cpu,
             "workers": n_workers, "peak_main_bytes": _peak_rss(),

@@ -6,7 +6,6 @@ imports Dask until a command runs.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
