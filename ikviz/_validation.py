@@ -426,3 +426,12 @@ def check_dense_size(n_rows: int, n_cols: int, budget: int | None, what: str, hi
     if need > limit:
         over = f"the {_bytes(limit)} budget" if budget is None else f"dense_budget={budget!r} (bytes)"
         raise ValueError(f"{what} would be a dense {n_rows} x {n_cols} matrix ({_bytes(need)}), over {over}. {hint}")
+
+
+def as_generator(random_state) -> np.random.Generator:
+    """A NumPy ``Generator`` from any ``random_state`` scikit-learn accepts (None, int, RandomState, Generator)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(2**31 - 1))
+    return np.random.default_rng(random_state)

@@ -1,8 +1,26 @@
 """The Streamlit pages, driven headless with AppTest."""
 
+from dataclasses import replace
+
 import pytest
 
 from apptest import open_page
+from ikviz.experiments import kernel_shapes
+
+FULL_RUN = kernel_shapes.run
+
+
+def small_kernel_shapes(p, *, memo=None, progress=None):
+    """The kernel-shapes run on a tenth of the data and a coarse grid: these tests check layout and links."""
+    small = replace(p, n=min(p.n, 200), psi=min(p.psi, 200), t=min(p.t, 20), grid=11,
+                    psi_large=min(p.psi_large, 200), partition=min(p.partition, 19))
+    return FULL_RUN(small, memo=memo, progress=progress)
+
+
+@pytest.fixture(autouse=True)
+def _small_computations(request, monkeypatch):
+    if "full" not in request.keywords:
+        monkeypatch.setattr(kernel_shapes, "run", small_kernel_shapes)
 
 
 def charts(at):
@@ -62,8 +80,9 @@ def test_psi_above_n_is_explained_not_an_error():
     assert not at.error and len(charts(at)) == 7
 
 
-@pytest.mark.parametrize("t", ["10", "2000"])
-def test_extreme_settings_render(t):
+@pytest.mark.full
+@pytest.mark.parametrize("t", ["10", pytest.param("2000", marks=pytest.mark.slow)])
+def test_extreme_settings_render(t):  # the real computation: extreme settings must not break it
     at = open_page("kernel_shapes", t=t, part="1999", seed="9999")
     assert not at.error and len(charts(at)) == 7
 

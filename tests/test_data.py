@@ -60,3 +60,39 @@ def test_numpy_scalars_are_accepted():
 def test_seeds_may_be_generators():
     a = uniform(4, seed=np.random.default_rng(3))
     assert np.array_equal(a, uniform(4, seed=3))
+
+
+# -- the one loader ---------------------------------------------------------------------------
+from ikviz.data import canonical_name, data_names, load  # noqa: E402
+
+
+def test_load_names_follow_one_scheme_and_old_spellings_still_work():
+    a, ya = load("w_gaussians", n_per_cluster=20, w=3, seed=4)
+    b, yb = load("w-gaussians", n_per_cluster=20, w=3, seed=4)
+    assert np.array_equal(a, b) and np.array_equal(ya, yb)
+    assert all(name == canonical_name(name) for name in data_names())
+    assert {"uniform", "w-gaussians", "density-ratio", "iris", "a9a"} <= set(data_names())
+
+
+def test_load_subsamples_in_order_then_scales():
+    full, y_full = load("wine")
+    X, y = load("wine", max_rows=50, seed=3)
+    rows = [int(np.flatnonzero((full == r).all(axis=1))[0]) for r in X]
+    assert rows == sorted(rows) and len(set(rows)) == 50
+    assert np.array_equal(y, y_full[rows])
+    Xs, _ = load("wine", max_rows=50, seed=3, scale="minmax")
+    assert np.allclose(Xs.min(axis=0), 0) and np.allclose(Xs.max(axis=0), 1)
+    Xz, _ = load("wine", max_rows=50, seed=3, scale="standard")
+    assert np.allclose(Xz.mean(axis=0), 0) and np.allclose(Xz.std(axis=0), 1)
+    assert not np.array_equal(load("wine", max_rows=50, seed=4)[0], X)
+
+
+def test_load_refuses_bad_requests_with_a_clear_message():
+    with pytest.raises(ValueError, match="unknown data set 'nope'.*w-gaussians"):
+        load("nope")
+    with pytest.raises(ValueError, match="scale must be"):
+        load("iris", scale="log")
+    with pytest.raises(ValueError, match="max_rows"):
+        load("iris", max_rows=0)
+    with pytest.raises(TypeError, match="takes no options"):
+        load("iris", n=10)

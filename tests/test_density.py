@@ -57,7 +57,8 @@ def test_rmse_cell_iforest_close_to_laplacian_and_closer_than_rbf():
 def test_rmse_grid_reports_progress_and_shapes():
     calls = []
     grid = exp.rmse_grid((5, 10), (8,), n=60, t=50, seed=0, progress=lambda f, s: calls.append(f))
-    assert calls[-1] == 1.0 and len(calls) == 2 * len(exp.GRID_METHODS)
+    assert calls[0] == 0.0 and calls[-1] == 1.0 and len(calls) == 2 * len(exp.GRID_METHODS) + 1
+    assert calls == sorted(calls)
     assert grid["laplacian"]["ik_iforest"].shape == (2, 1)
     summary = exp.grid_summary(grid)
     assert summary["ik_iforest"]["cells"] == 2

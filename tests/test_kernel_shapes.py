@@ -79,6 +79,7 @@ def test_cli_list_and_errors(capsys, tmp_path):
     assert "reproduce" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_console_script_reproduces_on_an_install(tmp_path):
     import subprocess
     import sys
@@ -92,3 +93,22 @@ def test_console_script_reproduces_on_an_install(tmp_path):
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "kernel-shapes.json").stat().st_size > 1000
     assert (tmp_path / "kernel-shapes.html").stat().st_size > 1000
+
+
+def test_moving_the_reference_point_refits_nothing():
+    import sys
+    from dataclasses import replace
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
+    from store import ResultsStore
+
+    store = ResultsStore(workers=1)
+    p = exp.Params(n=300, psi=16, t=20, grid=15, psi_large=64)
+    first = exp.run(p, memo=store.memo)
+    fitted = store.computed
+    moved = exp.run(replace(p, ref_x=0.5), memo=store.memo)
+    # only the 6 surfaces and the 3 sharpness profiles depend on the point: no kernel or grid cells again
+    assert store.computed - fitted == len(exp.KERNELS) + 3
+    assert not np.array_equal(first.surfaces["ik_anne"], moved.surfaces["ik_anne"])
+    np.testing.assert_array_equal(exp.run(replace(p, ref_x=0.5)).surfaces["ik_anne"], moved.surfaces["ik_anne"])

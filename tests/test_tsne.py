@@ -187,38 +187,32 @@ def test_data_have_the_origin_and_the_right_spread():
 def test_frames_record_the_optimisation_and_runs_are_seeded():
     seen = []
     kw = dict(dataset="w-gaussians", w=2, n_per_cluster=60, seed=5, psi=20, **FAST)
-    e = exp.embed("ik", on_frame=lambda it, total, xy: seen.append((it, total, xy.shape)), **kw)
+    e = exp.embed("ik", progress=lambda f, text: seen.append((f, text)), **kw)
     assert list(e.iterations) == [0, 50, 100, 150, 200, 250]
     assert e.frames.shape == (6, 121, 2) and np.allclose(e.frames[-1], e.coords, rtol=1e-5, atol=1e-4)
-    assert [s[0] for s in seen] == list(e.iterations) and seen[0][1] == 250
+    assert seen[0] == (0.0, "affinities…") and seen[1] == (0.2, "iteration 50 of 250")
+    assert [round(f * 250) for f, _ in seen[1:]] == list(e.iterations[1:len(seen)])
     assert np.isnan(e.kl[0]) and np.all(np.isfinite(e.kl[1:]))
     assert not np.allclose(e.frames[0], e.frames[-1])
     np.testing.assert_array_equal(exp.embed("ik", **kw).coords, e.coords)
     assert not np.array_equal(exp.embed("ik", **{**kw, "seed": 6}).coords, e.coords)
 
 
-def test_concurrent_embeddings_equal_sequential_ones_and_report_both():
-    kw = dict(dataset="w-gaussians", w=2, n_per_cluster=60, seed=5, **FAST)
-    jobs = {"gk": {**kw, "perplexity": 10.0}, "ik": {**kw, "psi": 20}}
-    events = list(exp.embed_concurrently(jobs))
-    done = {e[1]: e[2] for e in events if e[0] == "done"}
-    assert set(done) == {"gk", "ik"} and [e[0] for e in events].count("frame") == 2 * 6
-    for kernel, settings in jobs.items():     # threads change neither the start nor the result
-        np.testing.assert_array_equal(done[kernel].coords, exp.embed(kernel, **settings).coords)
+def test_both_kernels_at_once_equal_each_alone_and_share_one_data_set():
+    from ikviz.runner import RunMemo
+
+    p = exp.Params(w=2, n_per_cluster=60, seed=5, perplexity=10.0, psi=20, **FAST)
+    reports, memo = [], RunMemo()
+    r = exp.run(p, memo=memo, progress=lambda f, text: reports.append((f, text)))
+    for kernel in exp.KERNELS:                # threads change neither the start nor the result
+        alone = exp.embed(kernel, **exp.kernel_params(p, kernel))
+        np.testing.assert_array_equal(r.embeddings[kernel].coords, alone.coords)
+    assert len(memo._results) == 3  # one data set (asked for by the run and both kernels) and two embeddings
+    fractions = [f for f, _ in reports]
+    assert fractions[-1] == pytest.approx(1.0) and max(fractions) <= 1.0
+    assert any(t.startswith("GK: ") and " · IK: " in t for _, t in reports)
     with pytest.raises(ValueError, match="unknown kernel"):
-        list(exp.embed_concurrently({"cosine": kw}))
-
-
-def test_a_set_stop_event_cancels_the_optimisation():
-    import threading
-    stop = threading.Event()
-    stop.set()
-    with pytest.raises(exp.Cancelled):
-        exp.embed("ik", psi=20, stop=stop, dataset="w-gaussians", w=2, n_per_cluster=30, **FAST)
-    events = exp.embed_concurrently({"ik": dict(dataset="w-gaussians", w=2, n_per_cluster=30, psi=20,
-                                                exaggeration_iter=250, n_iter=5000, frame_every=1)})
-    assert next(events)[0] == "frame"
-    events.close()                            # returns only once the worker has stopped; 5,250 iterations would not
+        exp.embed_pair({"cosine": exp.kernel_params(p, "gk")}, memo, lambda f, t: None)
 
 
 def test_settings_too_large_for_the_data_are_capped_and_reported():
@@ -254,15 +248,23 @@ def test_figures_mark_the_origin_and_animate_both_panels():
     assert len(big.data[0].x) == 999 and len(big.data[1].x) == 1
 
 
+def fake_embed(kernel, **settings):
+    return exp.Embedding(kernel, None, None, None, None,
+                         {"knn_accuracy": 1.0, "silhouette": 0.5, "settings": settings}, {})
+
+
 def test_search_covers_the_paper_range_for_both_kernels():
     calls = []
 
-    def fake_embed(jobs):
-        calls.extend((kernel, kw.get("perplexity"), kw.get("psi")) for kernel, kw in jobs.items())
-        return {k: exp.Embedding(k, None, None, None, None, {"knn_accuracy": 1.0, "silhouette": 0.5}, {})
-                for k in jobs}
+    def memo(fn):
+        assert fn is exp.embed
+        def block(kernel, **kw):
+            kw.pop("progress")
+            calls.append((kernel, kw.get("perplexity"), kw.get("psi")))
+            return fake_embed(kernel, **kw)
+        return block
 
-    out = exp.search(exp.Params(), embed_fn=fake_embed)
+    out = exp.run_search(exp.Params(), memo=memo)
     assert set(out) == {"gk", "ik"} and sorted(out["gk"]) == list(exp.PAPER_SEARCH)
     assert ("gk", 800.0, None) in calls and ("ik", None, 5) in calls and len(calls) == 18
     fig = plots.search_figure(out, 5000)

@@ -36,12 +36,11 @@ def test_page_shows_both_embeddings_and_controls_change_them():
 
 
 def test_shared_link_restores_the_view_and_ignores_bad_values():
-    at = open_page(w="2", n="100", psi="20", perplexity="5", method="iforest", t="banana", live="0")
+    at = open_page(w="2", n="100", psi="20", perplexity="5", method="iforest", t="banana")
     assert at.select_slider(key="_w_psi").value == 20
     assert at.select_slider(key="_w_perplexity").value == 5
     assert at.radio(key="_w_method").value == "iforest"
     assert at.select_slider(key="_w_t").value == 200            # not a number: default
-    assert at.toggle(key="_w_live").value is False
     assert not at.error and len(at.get("plotly_chart")) == 3
 
 

@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+import store
 import ui
 from ikviz.data import dataset_info
 from ikviz.experiments import density as exp
@@ -18,16 +19,6 @@ SECTIONS = ["Four quadrants", "Margin vs ψ", "Similarity vs density", "Real dat
             "Sharpness (Fig. 3)"]
 VIEW_DATASETS = ["digits", "segment", "wheat-seeds", "wine", "iris", "vowel", "phoneme"]
 
-# cached building blocks: each recomputes only when its own inputs change
-surface = st.cache_data(max_entries=200, show_spinner=False)(surfaces.surface)
-probe_similarities = st.cache_data(max_entries=200, show_spinner=False)(exp.probe_similarities)
-margin_curve = st.cache_data(max_entries=50, show_spinner=False)(exp.margin_curve)
-similarity_vs_density = st.cache_data(max_entries=50, show_spinner=False)(exp.similarity_vs_density)
-rmse_cell = st.cache_data(max_entries=500, show_spinner=False)(exp.rmse_cell)
-sharpness = st.cache_data(max_entries=50, show_spinner=False)(kernel_shapes.sharpness)
-make_data = st.cache_data(max_entries=20, show_spinner=False)(surfaces.make_data)
-
-
 def move_reference(chart_key: str, x_key: str, y_key: str) -> None:
     """Chart-click callback: put the reference point where the user clicked."""
     points = st.session_state[chart_key].selection.points
@@ -40,8 +31,9 @@ def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
     """One row of clickable contour plots, one per kernel; ``cells`` draws one partitioning of each IK."""
     for col, kernel in zip(st.columns(len(kernels)), kernels):
         with col:
-            z = surface(kernel, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref, grid=p.grid, seed=p.seed)
-            part = (surfaces.partition_cells(kernel, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
+            z = store.compute(surfaces.surface, kernel, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref,
+                              grid=p.grid, seed=p.seed)
+            part = (store.compute(surfaces.partition_cells, kernel, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
                     if cells and kernel in surfaces.IK_KERNELS else None)
             chart_key = f"density_{keys[0]}_{kernel}"
             fig = similarity_contour(surfaces.grid_axis(p.grid), z, title=surfaces.KERNELS[kernel][0], ref=ref,
@@ -100,14 +92,13 @@ if section == "Four quadrants":
     with ui.guarded("the four-quadrant view"):
         for problem in exp.check_probes(p.sparse_pair, p.dense_pair):
             st.warning(problem)
-        with st.spinner("Fitting the kernels…"):
-            data = make_data(spec)
-            probes = {"S": np.array(p.sparse_pair), "D": np.array(p.dense_pair)}
-            contour_row(("ik_anne", "ik_inne", "ik_iforest"), spec, p, ref, ("ref_x", "ref_y"), data, probes,
-                        cells=show_cells)
-            contour_row(("laplacian_psi", "rbf"), spec, p, ref, ("ref_x", "ref_y"), data, probes)
-            pairs = probe_similarities(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t, gamma=p.gamma,
-                                       seed=p.seed)
+        data = store.compute(surfaces.make_data, spec)
+        probes = {"S": np.array(p.sparse_pair), "D": np.array(p.dense_pair)}
+        contour_row(("ik_anne", "ik_inne", "ik_iforest"), spec, p, ref, ("ref_x", "ref_y"), data, probes,
+                    cells=show_cells)
+        contour_row(("laplacian_psi", "rbf"), spec, p, ref, ("ref_x", "ref_y"), data, probes)
+        pairs = store.compute(exp.probe_similarities, p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
+                              gamma=p.gamma, seed=p.seed)
         left, right = st.columns([3, 2])
         left.plotly_chart(plots.pairs_figure(pairs), key="pairs")
         with right:
@@ -119,9 +110,8 @@ if section == "Four quadrants":
 
 elif section == "Margin vs ψ":
     with ui.guarded("the margin curve"):
-        with st.spinner("Fitting 72 small kernels (once per data set and seed)…"):
-            margins = margin_curve(p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis, t=p.margin_t,
-                                   seeds=p.margin_seeds, seed=p.seed)
+        margins = store.compute(exp.margin_curve, p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis,
+                                t=p.margin_t, seeds=p.margin_seeds, seed=p.seed)
         st.plotly_chart(plots.margin_figure(margins), key="margins")
         if not ui.presenting():
             st.caption(f"K(S) − K(D) for the probe pairs, mean with min–max over {p.margin_seeds} kernel seeds "
@@ -134,9 +124,8 @@ elif section == "Similarity vs density":
                               options=[0.02, 0.05, 0.1, 0.2, 0.3])
         k = ui.control(st.select_slider, "k for the density estimate", "k", 10, options=[5, 10, 20, 50])
     with ui.guarded("similarity against density"):
-        with st.spinner("Scoring random pairs…"):
-            dens = similarity_vs_density(p.counts, psi=p.psi, t=p.t, distance=distance, n_pairs=p.n_pairs,
-                                         k=k, seed=p.seed)
+        dens = store.compute(exp.similarity_vs_density, p.counts, psi=p.psi, t=p.t, distance=distance,
+                             n_pairs=p.n_pairs, k=k, seed=p.seed)
         st.plotly_chart(plots.density_figure(dens), key="density")
         trend = exp.density_trend(dens)
         st.markdown(" · ".join(f"Spearman ρ(similarity, density), {surfaces.KERNELS[k_][0]}: **{v:+.2f}**"
@@ -156,10 +145,9 @@ elif section == "Real data":
     with ui.guarded("the real-data view"):
         info = dataset_info(name)
         view_spec = ("tsne", name, 2000, p.seed)
-        with st.spinner(f"Embedding {info.title} with t-SNE (a few seconds, once)…"):
-            data = make_data(view_spec)
-            contour_row(("ik_anne", "ik_iforest", "laplacian_psi"), view_spec, p, (ref_rx, ref_ry),
-                        ("ref_rx", "ref_ry"), data)
+        data = store.compute(surfaces.make_data, view_spec)
+        contour_row(("ik_anne", "ik_iforest", "laplacian_psi"), view_spec, p, (ref_rx, ref_ry),
+                    ("ref_rx", "ref_ry"), data)
         if not ui.presenting():
             st.caption(f"A t-SNE view of {info.title} ({min(info.n, 2000)} points, scaled to [−1, 1]²), as the "
                        "paper did with the Forest data (Fig. 4c–d). IK is computed on this 2-D view: its contours "
@@ -179,17 +167,7 @@ elif section == "IK ≈ Laplacian (Fig. 2)":
     key = f"grid_{grid_p}"
     if run_now or key in st.session_state:
         with ui.guarded("the RMSE grid"):
-            bar = st.progress(0.0, text="starting…")
-            grid = {"d": list(grid_p.ds), "psi": list(grid_p.psis), "laplacian": {}, "rbf": {}, "rbf_gamma": {}}
-            cells = [(m, i, j) for m in exp.GRID_METHODS for i in range(len(grid_p.ds))
-                     for j in range(len(grid_p.psis))]
-            for step, (m, i, j) in enumerate(cells, start=1):
-                d, psi_ = grid_p.ds[i], grid_p.psis[j]
-                cell = rmse_cell(d, psi_, method=m, n=grid_p.n, t=grid_p.t, seed=grid_p.seed)
-                for field in ("laplacian", "rbf", "rbf_gamma"):
-                    grid[field].setdefault(m, np.zeros((len(grid_p.ds), len(grid_p.psis))))[i, j] = cell[field]
-                bar.progress(step / len(cells), text=f"{surfaces.KERNELS[m][0]}: d = {d}, ψ = {psi_}")
-            bar.empty()
+            grid = store.compute(exp.run_grid, grid_p)
             st.session_state[key] = True
             st.plotly_chart(plots.rmse_figure(grid), key="rmse")
             for m, s in exp.grid_summary(grid).items():
@@ -205,9 +183,8 @@ elif section == "IK ≈ Laplacian (Fig. 2)":
 
 else:  # Sharpness
     with ui.guarded("the sharpness profiles"):
-        with st.spinner("Fitting iForest kernels for each ψ…"):
-            profiles = [sharpness(n=2000, psi=q, t=min(p.t, 500), ref=(0.0, 0.0), seed=p.seed)
-                        for q in dict.fromkeys((8, p.psi, 1024))]
+        profiles = [store.compute(kernel_shapes.sharpness, n=2000, psi=q, t=min(p.t, 500), ref=(0.0, 0.0),
+                                  seed=p.seed) for q in dict.fromkeys((8, p.psi, 1024))]
         st.plotly_chart(shape_plots.sharpness_figure(profiles), key="sharpness")
         if not ui.presenting():
             st.caption("Ting et al. (2018, Fig. 3) on 2,000 uniform points: the larger ψ, the faster IK falls "

@@ -1,8 +1,8 @@
 """Kernel shapes (Ting et al. 2018, Fig. 1 and Fig. 3): IK vs Laplacian vs RBF on uniform 2-D data."""
 
-import numpy as np
 import streamlit as st
 
+import store
 import ui
 from ikviz.experiments import kernel_shapes as exp
 from ikviz.plots import kernel_shapes as plots
@@ -11,12 +11,6 @@ PSI_OPTIONS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 T_OPTIONS = [10, 50, 100, 200, 500, 1000, 2000]
 GAMMA_OPTIONS = [0.1, 0.3, 1.0, 3.0, 10.0, 30.0]
 N_OPTIONS = [500, 1000, 2000, 5000]
-
-# Each cached piece takes only what it depends on, so a slider recomputes one panel, not all.
-surface = st.cache_data(max_entries=200, show_spinner=False)(exp.kernel_surface)
-partition_cells = st.cache_data(max_entries=100, show_spinner=False)(exp.partition_cells)
-sharpness = st.cache_data(max_entries=50, show_spinner=False)(exp.sharpness)
-
 
 def move_reference(chart_key: str) -> None:
     """Chart-click callback: put the reference point where the user clicked."""
@@ -61,16 +55,7 @@ if psi > n:
     st.info(f"ψ = {psi} is more than the {n} data points; using ψ = {n}.")
 
 with ui.guarded("the kernel contours"):
-    common = dict(n=p.n, psi=p.psi, t=p.t, seed=p.seed)
-    with st.spinner("Computing kernels (the first run also loads the compiled kernels)…"):
-        surfaces = {k: surface(k, gamma=p.gamma, ref=(p.ref_x, p.ref_y), grid=p.grid, **common)
-                    for k in exp.KERNELS}
-        partitions = ({k: partition_cells(k, index=p.partition, **common) for k in exp.IK_KERNELS}
-                      if show_cells else {})
-        sharp = [sharpness(n=p.n, psi=psi, t=p.t, ref=(p.ref_x, p.ref_y), seed=p.seed)
-                 for psi in exp.sharpness_psis(p)]
-    data = exp.uniform(p.n, 2, seed=p.seed) if show_data else np.empty((0, 2))
-    result = exp.Result(p, data, exp.grid_axis(p.grid), surfaces, partitions, sharp)
+    result = store.compute(exp.run, p)
 
     keys = list(exp.KERNELS)
     for start in range(0, len(keys), 3):

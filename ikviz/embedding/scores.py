@@ -21,7 +21,7 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils._param_validation import Interval, validate_params
 
 from .._validation import check_dense_size, check_labels, check_matrix
-from ..kernels.classic import _normalise
+from ..kernels.classic import normalise
 
 #: above this many points the O(n^2) scores use a seeded subsample
 MAX_EXACT = 3000
@@ -33,7 +33,7 @@ _MAX_N = [Interval(Integral, 4, None, closed="left")]
 def _check(Y, labels):
     # every score depends only on ratios of distances: centring and scaling by a power of two keeps
     # data at 1e300 or 1e-300, or far from the origin, from overflowing or cancelling
-    Y = _normalise(check_matrix(Y, "Y"))[0]
+    Y = normalise(check_matrix(Y, "Y"))[0]
     labels = check_labels(labels, "labels", n=Y.shape[0], other="Y")
     try:
         _, codes = np.unique(labels, return_inverse=True)
@@ -172,8 +172,8 @@ def trustworthiness(X, Y, k: int = 5, max_n: int = MAX_EXACT, seed=0) -> float:
     >>> trustworthiness(X, X[:, :4], k=3)
     1.0
     """
-    X = _normalise(check_matrix(X, "X"))[0]
-    Y = _normalise(check_matrix(Y, "Y"))[0]
+    X = normalise(check_matrix(X, "X"))[0]
+    Y = normalise(check_matrix(Y, "Y"))[0]
     if X.shape[0] != Y.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but the embedding Y has {Y.shape[0]}.")
     if X.shape[0] < 4:

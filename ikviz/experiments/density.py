@@ -19,8 +19,9 @@ from scipy.optimize import minimize_scalar
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 
-from ..data import four_quadrants, uniform
+from ..data import uniform
 from ..kernels import IsolationKernel, laplacian_psi
+from ..runner import Memo, Progress, resolve, within
 from . import surfaces
 from .surfaces import KERNELS
 
@@ -101,40 +102,46 @@ def check_probes(sparse_pair, dense_pair) -> list[str]:
 
 
 def probe_similarities(counts, sparse_pair, dense_pair, *, psi: int, t: int, gamma: float,
-                       seed: int) -> dict[str, dict[str, float]]:
+                       seed: int, memo: Memo | None = None) -> dict[str, dict[str, float]]:
     """Similarity of the sparse and the dense pair under every kernel: {kernel: {"sparse", "dense"}}."""
+    memo, _ = resolve(memo, None)
     spec = quadrant_spec(counts, seed)
     A = np.array([sparse_pair[0], dense_pair[0]], dtype=float)
     B = np.array([sparse_pair[1], dense_pair[1]], dtype=float)
     out = {}
     for kernel in PAIR_KERNELS:
-        s, d = surfaces.similarity(kernel, spec, A, B, psi=psi, t=t, gamma=gamma, seed=seed)
+        s, d = surfaces.similarity(kernel, spec, A, B, psi=psi, t=t, gamma=gamma, seed=seed, memo=memo)
         out[kernel] = {"sparse": float(s), "dense": float(d)}
     return out
 
 
-def margin_curve(counts, sparse_pair, dense_pair, *, psis, t: int, seeds: int, seed: int) -> dict:
+def margin_curve(counts, sparse_pair, dense_pair, *, psis, t: int, seeds: int, seed: int,
+                 memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """Sparse-pair minus dense-pair similarity over psi, per IK variant, over ``seeds`` seeds.
 
     Returns ``{"psi": [...], kernel: array (len(psis), seeds)}``; ``L_psi``'s
     margin is identically 0 for equal-distance pairs and is included for reference.
     """
+    memo, progress = resolve(memo, progress)
     A = np.array([sparse_pair[0], dense_pair[0]], dtype=float)
     B = np.array([sparse_pair[1], dense_pair[1]], dtype=float)
     out = {"psi": [int(p) for p in psis]}
-    for kernel in ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi"):
+    kernels = ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi")
+    spec = quadrant_spec(counts, seed)  # same data; only the kernel's seed varies
+    for k, kernel in enumerate(kernels):
         values = np.empty((len(psis), seeds))
         for i, psi in enumerate(psis):
+            progress((k * len(psis) + i) / (len(kernels) * len(psis)), f"{KERNELS[kernel][0]}: ψ = {psi}")
             for j in range(seeds):
-                spec = quadrant_spec(counts, seed)  # same data; only the kernel's seed varies
-                s, d = surfaces.similarity(kernel, spec, A, B, psi=int(psi), t=t, gamma=1.0, seed=seed + j)
+                s, d = surfaces.similarity(kernel, spec, A, B, psi=int(psi), t=t, gamma=1.0, seed=seed + j,
+                                           memo=memo)
                 values[i, j] = s - d
         out[kernel] = values
     return out
 
 
 def similarity_vs_density(counts, *, psi: int, t: int, distance: float, n_pairs: int, k: int,
-                          seed: int) -> dict:
+                          seed: int, memo: Memo | None = None) -> dict:
     """IK similarity of many random pairs a fixed distance apart, against local density.
 
     Each pair is (x, x + delta) with ||delta||_1 / 2 = ``distance`` in a random
@@ -144,8 +151,9 @@ def similarity_vs_density(counts, *, psi: int, t: int, distance: float, n_pairs:
     """
     if not 0 < distance < 1:
         raise ValueError(f"distance must be between 0 and 1; got {distance}.")
+    memo, _ = resolve(memo, None)
     spec = quadrant_spec(counts, seed)
-    X = surfaces.make_data(spec)
+    X = memo(surfaces.make_data)(spec)
     if not 1 <= k < len(X):
         raise ValueError(f"k must be between 1 and {len(X) - 1}; got {k}.")
     rng = np.random.default_rng(seed + 1)
@@ -163,7 +171,7 @@ def similarity_vs_density(counts, *, psi: int, t: int, distance: float, n_pairs:
     out = {"density": density, "midpoint": mid, "distance": distance,
            "laplacian_psi": float(psi ** -distance)}
     for kernel in IK_VARIANTS:
-        out[kernel] = surfaces.similarity(kernel, spec, A, B, psi=psi, t=t, gamma=1.0, seed=seed)
+        out[kernel] = surfaces.similarity(kernel, spec, A, B, psi=psi, t=t, gamma=1.0, seed=seed, memo=memo)
     return out
 
 
@@ -200,13 +208,15 @@ def rmse_cell(d: int, psi: int, *, method: str, n: int, t: int, seed: int) -> di
 
 
 def rmse_grid(ds=(10, 20, 30, 40, 50), psis=(16, 32, 64, 128, 256), *, n: int = 300, t: int = 1000,
-              seed: int = 0, methods=tuple(GRID_METHODS), progress=None) -> dict:
+              seed: int = 0, methods=tuple(GRID_METHODS), memo: Memo | None = None,
+              progress: Progress | None = None) -> dict:
     """The Fig. 2 grid: RMSE(IK, L_psi) and RMSE(IK, best RBF) for every d x psi and IK method.
 
-    ``progress(fraction, text)`` is called after each cell. Returns
+    Each cell is a block of ``memo``; ``progress(fraction, text)`` is called before each. Returns
     ``{"d": [...], "psi": [...], "laplacian": {method: (len(ds), len(psis))},
     "rbf": {...}, "rbf_gamma": {...}}``.
     """
+    memo, progress = resolve(memo, progress)
     out = {"d": list(ds), "psi": list(psis), "laplacian": {}, "rbf": {}, "rbf_gamma": {}}
     total = len(ds) * len(psis) * len(methods)
     done = 0
@@ -215,29 +225,39 @@ def rmse_grid(ds=(10, 20, 30, 40, 50), psis=(16, 32, 64, 128, 256), *, n: int = 
             out[key][method] = np.empty((len(ds), len(psis)))
         for i, d in enumerate(ds):
             for j, psi in enumerate(psis):
-                cell = rmse_cell(d, psi, method=method, n=n, t=t, seed=seed)
+                progress(done / total, f"{KERNELS[method][0]}: d = {d}, ψ = {psi}")
+                cell = memo(rmse_cell)(d, psi, method=method, n=n, t=t, seed=seed)
                 for key in ("laplacian", "rbf", "rbf_gamma"):
                     out[key][method][i, j] = cell[key]
                 done += 1
-                if progress is not None:
-                    progress(done / total, f"{method}: d = {d}, ψ = {psi}")
+    progress(1.0, "done")
     return out
 
 
 # ------------------------------------------------------------------- whole figure
-def run(p: Params = Params()) -> Result:
-    """Compute the four-quadrant contours, the probe pairs, the margin curve and the density scatter."""
+def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Compute the four-quadrant contours, the probe pairs, the margin curve and the density scatter.
+
+    Each is a block of ``memo`` (see :mod:`ikviz.runner`), so the app computes
+    only the part a control changes.
+    """
+    memo, progress = resolve(memo, progress)
     spec = quadrant_spec(p.counts, p.seed)
     ref = (float(p.ref_x), float(p.ref_y))
-    maps = {k: surfaces.surface(k, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref, grid=p.grid, seed=p.seed)
-            for k in ("ik_anne", "ik_iforest", "laplacian_psi", "rbf")}
-    pairs = probe_similarities(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t, gamma=p.gamma,
-                               seed=p.seed)
-    margins = margin_curve(p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis, t=p.margin_t,
-                           seeds=p.margin_seeds, seed=p.seed)
-    density = similarity_vs_density(p.counts, psi=p.psi, t=p.t, distance=p.pair_distance,
-                                    n_pairs=p.n_pairs, k=p.density_k, seed=p.seed)
-    return Result(p, four_quadrants(p.counts, seed=p.seed)[0], surfaces.grid_axis(p.grid), maps, pairs,
+    maps = {}
+    for i, k in enumerate(("ik_anne", "ik_iforest", "laplacian_psi", "rbf")):
+        progress(0.1 * i, f"{KERNELS[k][0]}: contours")
+        maps[k] = memo(surfaces.surface)(k, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref, grid=p.grid,
+                                         seed=p.seed)
+    pairs = memo(probe_similarities)(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t, gamma=p.gamma,
+                                     seed=p.seed)
+    margins = memo(margin_curve)(p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis, t=p.margin_t,
+                                 seeds=p.margin_seeds, seed=p.seed, progress=within(progress, 0.4, 0.9, "margin"))
+    progress(0.9, "similarity against density")
+    density = memo(similarity_vs_density)(p.counts, psi=p.psi, t=p.t, distance=p.pair_distance,
+                                          n_pairs=p.n_pairs, k=p.density_k, seed=p.seed)
+    progress(1.0, "done")
+    return Result(p, memo(surfaces.make_data)(spec), surfaces.grid_axis(p.grid), maps, pairs,
                   check_probes(p.sparse_pair, p.dense_pair), margins, density)
 
 
@@ -269,9 +289,9 @@ class GridParams:
     seed: int = 0
 
 
-def run_grid(p: GridParams = GridParams()) -> dict:
+def run_grid(p: GridParams = GridParams(), *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """The Fig. 2 grid with the parameters of ``p`` (see :func:`rmse_grid`)."""
-    return rmse_grid(p.ds, p.psis, n=p.n, t=p.t, seed=p.seed)
+    return rmse_grid(p.ds, p.psis, n=p.n, t=p.t, seed=p.seed, memo=memo, progress=progress)
 
 
 def grid_summary(grid: dict) -> dict:

@@ -18,8 +18,10 @@ import numpy as np
 
 from ..data import uniform
 from ..kernels import Partition, shared_cells
+from ..runner import Memo, Progress, resolve
 from . import surfaces
 from .surfaces import IK_KERNELS, KERNELS, grid_axis
+from .surfaces import make_data as surfaces_data
 
 __all__ = ["Params", "Result", "KERNELS", "IK_KERNELS", "grid_axis", "kernel_surface", "partition_cells",
            "sharpness", "sharpness_psis", "run", "summary"]
@@ -55,19 +57,21 @@ class Result:
 
 
 def kernel_surface(kernel: str, *, n: int, psi: int, t: int, gamma: float, ref: tuple[float, float],
-                   grid: int, seed: int) -> np.ndarray:
+                   grid: int, seed: int, memo: Memo | None = None) -> np.ndarray:
     """Similarity of every grid point to ``ref`` under ``kernel`` on ``uniform(n, seed)`` data."""
     return surfaces.surface(kernel, ("uniform", n, seed), psi=psi, t=t, gamma=gamma, ref=ref, grid=grid,
-                            seed=seed)
+                            seed=seed, memo=memo)
 
 
-def partition_cells(kernel: str, *, n: int, psi: int, t: int, seed: int, index: int) -> Partition:
+def partition_cells(kernel: str, *, n: int, psi: int, t: int, seed: int, index: int,
+                    memo: Memo | None = None) -> Partition:
     """Partitioning ``index`` of IK variant ``kernel`` on ``uniform(n, seed)``, clipped to the square."""
-    return surfaces.partition_cells(kernel, ("uniform", n, seed), psi=psi, t=t, seed=seed, index=index)
+    return surfaces.partition_cells(kernel, ("uniform", n, seed), psi=psi, t=t, seed=seed, index=index,
+                                    memo=memo)
 
 
 def sharpness(*, n: int, psi: int, t: int, ref: tuple[float, float], seed: int,
-              kernel: str = "ik_iforest", bins: int = 20) -> dict:
+              kernel: str = "ik_iforest", bins: int = 20, memo: Memo | None = None) -> dict:
     """IK similarity of the data to ``ref`` for one ``psi`` (Fig. 3: larger psi, sharper kernel).
 
     Returns the mean similarity in bins of the normalised L1 distance
@@ -84,7 +88,8 @@ def sharpness(*, n: int, psi: int, t: int, ref: tuple[float, float], seed: int,
     which = np.clip(np.digitize(dist, edges) - 1, 0, bins - 1)
     centres = (edges[:-1] + edges[1:]) / 2
     counts = np.bincount(which, minlength=bins)
-    ik = surfaces.fitted_kernel(kernel, ("uniform", n, seed), psi, t, seed)
+    memo, _ = resolve(memo, None)
+    ik = memo(surfaces.fitted_kernel)(kernel, ("uniform", n, seed), psi, t, seed)
     sims = shared_cells(ik.cells(X), ik.cells(np.asarray([ref], dtype=float))).mean(axis=1)
     sums = np.bincount(which, weights=sims, minlength=bins)
     hist_edges = np.linspace(0.0, 1.0, 21)
@@ -103,16 +108,43 @@ def sharpness_psis(p: Params) -> tuple[int, ...]:
     return tuple(dict.fromkeys(min(v, p.n) for v in (p.psi_small, p.psi, p.psi_large)))
 
 
-def run(p: Params = Params()) -> Result:
-    """Compute every panel of the kernel-shapes page."""
+def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Compute every panel of the kernel-shapes page.
+
+    Every kernel's fitted partitionings and the grid's cells are blocks of
+    ``memo``: moving the reference point or changing γ recomputes only the
+    comparisons with the new point.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.kernel_shapes import Params, run, summary
+    >>> r = run(Params(n=200, psi=16, t=20, grid=11, psi_large=64))
+    >>> sorted(r.surfaces)[:2], r.surfaces["rbf"].shape
+    (['ik_anne', 'ik_iforest'], (11, 11))
+    """
+    memo, progress = resolve(memo, progress)
     if p.n < 2:
         raise ValueError(f"n must be at least 2; got {p.n}.")
     ref = (float(p.ref_x), float(p.ref_y))
     common = dict(n=p.n, psi=min(p.psi, p.n), t=p.t, seed=p.seed)
-    surfaces = {k: kernel_surface(k, gamma=p.gamma, ref=ref, grid=p.grid, **common) for k in KERNELS}
-    partitions = {k: partition_cells(k, index=p.partition, **common) for k in IK_KERNELS}
-    sharp = [sharpness(n=p.n, psi=psi, t=p.t, ref=ref, seed=p.seed) for psi in sharpness_psis(p)]
-    return Result(p, uniform(p.n, 2, seed=p.seed), grid_axis(p.grid), surfaces, partitions, sharp)
+    psis = sharpness_psis(p)
+    total, done = len(KERNELS) + len(IK_KERNELS) + len(psis), 0
+    surfaces, partitions, sharp = {}, {}, []
+    for k in KERNELS:
+        progress(done / total, f"{KERNELS[k][0]}: contours")
+        surfaces[k] = memo(kernel_surface)(k, gamma=p.gamma, ref=ref, grid=p.grid, **common)
+        done += 1
+    for k in IK_KERNELS:
+        progress(done / total, f"{KERNELS[k][0]}: cells")
+        partitions[k] = memo(partition_cells)(k, index=p.partition, **common)
+        done += 1
+    for psi in psis:
+        progress(done / total, f"sharpness at ψ = {psi}")
+        sharp.append(memo(sharpness)(n=p.n, psi=psi, t=p.t, ref=ref, seed=p.seed))
+        done += 1
+    progress(1.0, "done")
+    data = memo(surfaces_data)(("uniform", p.n, p.seed))
+    return Result(p, data, grid_axis(p.grid), surfaces, partitions, sharp)
 
 
 def summary(result: Result) -> dict:

@@ -11,22 +11,18 @@ the RBF width or the probe points change:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..data import four_quadrants, uniform
 from ..data.views import tsne_view
 from ..kernels import IsolationKernel, laplacian_psi, rbf, shared_cells
+from ..registry import MEASURES, isolation_kernel
+from ..runner import Memo, resolve
 
-#: kernel key -> (label, IsolationKernel keyword arguments or None)
+#: kernel key -> (label, IsolationKernel keyword arguments or None), from the one registry
 KERNELS: dict[str, tuple[str, dict | None]] = {
-    "ik_anne": ("IK · Voronoi (aNNE)", {"method": "anne"}),
-    "ik_inne": ("IK · hyperspheres (iNNE)", {"method": "inne"}),
-    "ik_iforest": ("IK · iForest, height ≤ ⌈log₂ψ⌉", {"method": "iforest", "max_depth": "auto"}),
-    "ik_iforest_full": ("IK · iForest, fully grown", {"method": "iforest", "max_depth": None}),
-    "laplacian_psi": ("Laplacian L_ψ", None),
-    "rbf": ("RBF (Gaussian)", None),
+    k: (MEASURES[k].label, MEASURES[k].isolation)
+    for k in ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi", "rbf")
 }
 IK_KERNELS = tuple(k for k, (_, kw) in KERNELS.items() if kw is not None)
 LOW, HIGH = -1.0, 1.0  # every 2-D dataset here lives in [-1, 1]^2
@@ -66,23 +62,26 @@ def grid_points(grid: int) -> np.ndarray:
     return np.column_stack([gx.ravel(), gy.ravel()])
 
 
-@lru_cache(maxsize=128)  # the density page's margin curve alone fits 72 small kernels
-def fitted_kernel(kernel: str, spec: tuple, psi: int, t: int, seed: int) -> IsolationKernel:
-    """IK variant ``kernel`` fitted on the data ``spec`` names (memoised: every view reuses it)."""
+def fitted_kernel(kernel: str, spec: tuple, psi: int, t: int, seed: int, *, memo: Memo | None = None
+                  ) -> IsolationKernel:
+    """IK variant ``kernel`` fitted on the data ``spec`` names (a block every view of that data reuses)."""
     check_kernel(kernel)
-    kwargs = KERNELS[kernel][1]
-    if kwargs is None:
+    if KERNELS[kernel][1] is None:
         raise ValueError(f"{kernel!r} is not an Isolation Kernel variant.")
-    X = make_data(spec)
-    return IsolationKernel(psi=min(psi, len(X)), t=t, random_state=seed, **kwargs).fit(X)
+    memo, _ = resolve(memo, None)
+    X = memo(make_data)(spec)
+    return isolation_kernel(kernel, psi=psi, t=t, seed=seed, n=len(X)).fit(X)
 
 
-@lru_cache(maxsize=24)
-def _grid_cells(kernel: str, spec: tuple, psi: int, t: int, seed: int, grid: int) -> np.ndarray:
-    return fitted_kernel(kernel, spec, psi, t, seed).cells(grid_points(grid))
+def grid_cells(kernel: str, spec: tuple, psi: int, t: int, seed: int, grid: int, *, memo: Memo | None = None
+               ) -> np.ndarray:
+    """The cells of every contour grid point under IK variant ``kernel`` (a block: the slow part of a surface)."""
+    memo, _ = resolve(memo, None)
+    return memo(fitted_kernel)(kernel, spec, psi, t, seed).cells(grid_points(grid))
 
 
-def similarity(kernel: str, spec: tuple, A, B, *, psi: int, t: int, gamma: float, seed: int) -> np.ndarray:
+def similarity(kernel: str, spec: tuple, A, B, *, psi: int, t: int, gamma: float, seed: int,
+               memo: Memo | None = None) -> np.ndarray:
     """Row-wise similarity K(A[i], B[i]) of point pairs under ``kernel`` (IK fitted on ``spec``)."""
     check_kernel(kernel)
     A = np.atleast_2d(np.asarray(A, dtype=float))
@@ -93,26 +92,34 @@ def similarity(kernel: str, spec: tuple, A, B, *, psi: int, t: int, gamma: float
         return psi ** (-np.abs(A - B).sum(axis=1) / A.shape[1])
     if kernel == "rbf":
         return np.exp(-gamma * ((A - B) ** 2).sum(axis=1))
-    ik = fitted_kernel(kernel, spec, psi, t, seed)
+    memo, _ = resolve(memo, None)
+    ik = memo(fitted_kernel)(kernel, spec, psi, t, seed)
     return shared_cells(ik.cells(A), ik.cells(B)).mean(axis=1)
 
 
 def surface(kernel: str, spec: tuple, *, psi: int, t: int, gamma: float, ref: tuple[float, float],
-            grid: int, seed: int) -> np.ndarray:
-    """Similarity of every grid point to ``ref``: a (grid, grid) array, rows along y."""
+            grid: int, seed: int, memo: Memo | None = None) -> np.ndarray:
+    """Similarity of every grid point to ``ref``: a (grid, grid) array, rows along y.
+
+    With a shared ``memo``, moving ``ref`` reuses the fitted kernel and the
+    grid's cells: only the cheap comparison with the new point is computed.
+    """
     check_kernel(kernel)
+    memo, _ = resolve(memo, None)
     ref_pt = np.asarray([ref], dtype=float)
     if kernel == "laplacian_psi":
         values = laplacian_psi(grid_points(grid), ref_pt, psi=psi)[:, 0]
     elif kernel == "rbf":
         values = rbf(grid_points(grid), ref_pt, gamma=gamma)[:, 0]
     else:
-        ref_cells = fitted_kernel(kernel, spec, psi, t, seed).cells(ref_pt)
-        values = shared_cells(_grid_cells(kernel, spec, psi, t, seed, grid), ref_cells).mean(axis=1)
+        ref_cells = memo(fitted_kernel)(kernel, spec, psi, t, seed).cells(ref_pt)
+        values = shared_cells(memo(grid_cells)(kernel, spec, psi, t, seed, grid), ref_cells).mean(axis=1)
     return values.reshape(grid, grid)
 
 
-def partition_cells(kernel: str, spec: tuple, *, psi: int, t: int, seed: int, index: int):
+def partition_cells(kernel: str, spec: tuple, *, psi: int, t: int, seed: int, index: int,
+                    memo: Memo | None = None):
     """Partitioning ``index`` of IK variant ``kernel``, clipped to [-1, 1]^2."""
+    memo, _ = resolve(memo, None)
     bounds = np.array([[LOW, LOW], [HIGH, HIGH]])
-    return fitted_kernel(kernel, spec, psi, t, seed).partition(index, bounds=bounds)
+    return memo(fitted_kernel)(kernel, spec, psi, t, seed).partition(index, bounds=bounds)

@@ -13,27 +13,26 @@ embedded as one extra point, so where it lands can be seen. Separation scores
 (5-NN accuracy and silhouette of the true cluster in 2-D, trustworthiness)
 turn the pictures into numbers.
 
-Building blocks take only what they depend on, so the app can cache each:
-:func:`load_data` (the points), :func:`embed` (one kernel's embedding with its
-intermediate frames and scores).
+:func:`run` follows :mod:`ikviz.runner`'s convention; its building blocks,
+:func:`load_data` (the points) and :func:`embed` (one kernel's embedding with
+its intermediate frames and scores), go through ``memo``.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import queue
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Callable, Iterator
 
 import numpy as np
 
-from ..data import w_gaussians
+from ..data import dataset_names as bundled_names
+from ..data import load, w_gaussians
 from ..embedding import IsolationKernelAffinities, separation_scores
+from ..runner import Memo, Progress, no_progress, resolve, within
 
 #: synthetic dataset key -> (label, sigma of the second cluster)
 SYNTHETIC: dict[str, tuple[str, float]] = {
@@ -47,8 +46,6 @@ PAPER_W = (1, 2, 100, 5000)
 PAPER_SEARCH = (5, 20, 40, 60, 80, 100, 250, 500, 800)
 ORIGIN_LABEL = -1
 PARALLEL_FROM = 5000
-#: scikit-learn's bundled sets, used until ikviz.data offers real-dataset loaders
-_SKLEARN_SETS = ("digits", "iris", "wine", "breast_cancer")
 
 
 @dataclass(frozen=True)
@@ -107,31 +104,12 @@ class Result:
 
 def real_datasets() -> tuple[str, ...]:
     """Names of the bundled real datasets that can be embedded."""
-    try:
-        from ..data import dataset_names
-    except ImportError:
-        return _SKLEARN_SETS
-    return tuple(dataset_names())
+    return tuple(bundled_names())
 
 
 def dataset_names() -> tuple[str, ...]:
     """Every dataset the experiment accepts: the synthetic ones, then the real ones."""
     return tuple(SYNTHETIC) + real_datasets()
-
-
-def _load_real(name: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    try:
-        from ..data import load_dataset
-    except ImportError:
-        import sklearn.datasets as skd
-        bunch = getattr(skd, f"load_{name}")()
-        return bunch.data, bunch.target, tuple(str(c) for c in bunch.target_names)
-    X, y = load_dataset(name)
-    values, codes = np.unique(np.asarray(y), return_inverse=True)
-    return np.asarray(X, dtype=float), codes, tuple(str(v) for v in values)
-
-
-_load_lock = threading.Lock()  # embeddings run in threads; the points are made once
 
 
 def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0) -> Data:
@@ -143,13 +121,14 @@ def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0)
     The start is openTSNE's own ``initialization="pca"``, computed once here
     rather than once per kernel (it costs as much as a kernel's affinities at
     d = 10,000).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import load_data
+    >>> d = load_data("w-gaussians", w=3, n_per_cluster=20, seed=0)
+    >>> d.X.shape, int(d.labels[d.origin]), d.start.shape
+    ((41, 6), -1, (41, 2))
     """
-    with _load_lock:
-        return _load_data(dataset, w, n_per_cluster, seed)
-
-
-@lru_cache(maxsize=2)  # the two kernels of one view share the points
-def _load_data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
     from openTSNE.initialization import pca
 
     if dataset in SYNTHETIC:
@@ -158,10 +137,8 @@ def _load_data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
         y = np.append(y, ORIGIN_LABEL)
         classes, origin = ("red cluster", "blue cluster"), len(y) - 1
     elif dataset in real_datasets():
-        X, y, classes = _load_real(dataset)
-        lo, span = X.min(axis=0), np.ptp(X, axis=0)
-        X = (X - lo) / np.where(span > 0, span, 1.0)
-        y, origin = np.asarray(y), None
+        X, y = load(dataset, scale="minmax")
+        classes, origin = tuple(str(v) for v in np.unique(y)), None
     else:
         raise ValueError(f"unknown dataset {dataset!r}; choose one of: {', '.join(dataset_names())}.")
     return Data(dataset, X, y, classes, origin, start=pca(X, 2, random_state=seed))
@@ -180,11 +157,11 @@ def n_jobs(n: int, sharing: int = 1) -> int:
     return max(1, (os.cpu_count() or 1) // sharing)
 
 
-def _data(dataset: str, w: int, n_per_cluster: int, seed: int) -> Data:
-    # real data ignore w and n_per_cluster: one cache entry whatever they are
+def data_spec(dataset: str, w: int, n_per_cluster: int, seed: int) -> tuple:
+    """The arguments of :func:`load_data` that matter: real data ignore ``w`` and ``n_per_cluster``."""
     if dataset not in SYNTHETIC:
         w, n_per_cluster = 2, 500
-    return load_data(dataset, w, n_per_cluster, seed)
+    return dataset, int(w), int(n_per_cluster), int(seed)
 
 
 def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
@@ -213,40 +190,32 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
     raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
 
 
-class Cancelled(Exception):
-    """Raised inside an optimisation whose ``stop`` event was set."""
-
-
 class _Recorder:
-    """openTSNE callback that keeps every frame, forwards it to ``on_frame`` and honours ``stop``."""
+    """openTSNE callback that keeps every frame and reports each as progress."""
 
-    def __init__(self, offset, total, frames, on_frame, stop):
-        self.offset, self.total, self.frames, self.on_frame, self.stop = offset, total, frames, on_frame, stop
+    def __init__(self, offset, total, frames, progress):
+        self.offset, self.total, self.frames, self.progress = offset, total, frames, progress
 
     def __call__(self, iteration, error, embedding):
-        if self.stop is not None and self.stop.is_set():
-            raise Cancelled
         it = self.offset + iteration
         self.frames.append((it, float(error), np.array(embedding, dtype=np.float32)))
-        if self.on_frame is not None:
-            self.on_frame(it, self.total, self.frames[-1][2])
+        self.progress(it / self.total, f"iteration {it} of {self.total}")
         return False  # never stop early
 
 
 def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
-             seed: int = 0, on_frame: Callable | None = None, start: np.ndarray | None = None,
-             threads: int | None = None, stop: threading.Event | None = None):
+             seed: int = 0, start: np.ndarray | None = None, threads: int | None = None,
+             progress: Progress | None = None):
     """Run openTSNE's standard two-phase optimisation on ``aff``; return (coords, frames).
 
     Same schedule as ``openTSNE.TSNE().fit``: PCA start (or ``start``),
     ``exaggeration_iter`` iterations with early exaggeration 12, then ``n_iter``
-    plain ones. ``on_frame(iteration, total, coords)`` is called every
-    ``frame_every`` iterations (for a live view); frames are (iteration, KL,
-    coords) tuples. Setting ``stop`` ends the run at the next frame by raising
-    :class:`Cancelled`.
+    plain ones. Every ``frame_every`` iterations a frame (iteration, KL,
+    coords) is kept and ``progress(fraction, "iteration i of n")`` called.
     """
     from openTSNE import TSNE
 
+    progress = progress or no_progress
     if frame_every < 1:
         raise ValueError(f"frame_every must be at least 1; got {frame_every}.")
     if exaggeration_iter < 0 or n_iter < 1:
@@ -255,8 +224,6 @@ def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 
     emb = tsne.prepare_initial(X, aff, initialization="pca" if start is None else start)
     total = exaggeration_iter + n_iter
     frames = [(0, math.nan, np.array(emb, dtype=np.float32))]
-    if on_frame is not None:
-        on_frame(0, total, frames[0][2])
     phases = ((exaggeration_iter, tsne.early_exaggeration, tsne.initial_momentum),
               (n_iter, None, tsne.final_momentum))
     offset = 0
@@ -264,7 +231,7 @@ def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 
         if iters == 0:
             continue
         emb.optimize(n_iter=iters, exaggeration=exaggeration, momentum=momentum, inplace=True,
-                     callbacks=_Recorder(offset, total, frames, on_frame, stop), callbacks_every_iters=frame_every)
+                     callbacks=_Recorder(offset, total, frames, progress), callbacks_every_iters=frame_every)
         offset += iters
     # openTSNE calls back before an iteration's update, so the last frame can be one step early
     final = (total, frames[-1][1] if frames[-1][0] == total else math.nan, np.array(emb, dtype=np.float32))
@@ -297,24 +264,32 @@ def scores(data: Data, coords: np.ndarray, k: int = 5) -> dict:
 
 def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluster: int = 500,
           seed: int = 0, perplexity: float = 30.0, psi: int = 100, t: int = 200, method: str = "anne",
-          exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
-          on_frame: Callable | None = None, sharing: int = 1,
-          stop: threading.Event | None = None) -> Embedding:
+          exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25, sharing: int = 1,
+          memo: Memo | None = None, progress: Progress | None = None) -> Embedding:
     """t-SNE of one dataset with one kernel's affinities (``perplexity`` for GK; ``psi, t, method`` for IK).
 
-    ``on_frame(iteration, total, coords)`` sees the optimisation as it runs;
-    ``sharing`` embeddings run at once (see :func:`n_jobs`); ``stop`` cancels
-    (see :func:`optimise`).
+    A building block of :func:`run`: ``memo`` shares the data with the other
+    kernel's embedding; ``progress(fraction, text)`` follows the
+    optimisation; ``sharing`` embeddings run at once (see :func:`n_jobs`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import embed
+    >>> e = embed("ik", w=2, n_per_cluster=30, psi=10, t=50, exaggeration_iter=20, n_iter=30)
+    >>> e.coords.shape, e.iterations[[0, -1]].tolist()
+    ((61, 2), [0, 50])
     """
-    data = _data(dataset, w, n_per_cluster, seed)
+    memo, progress = resolve(memo, progress)
+    data = memo(load_data)(*data_spec(dataset, w, n_per_cluster, seed))
     threads = n_jobs(len(data.labels), sharing)
+    progress(0.0, "affinities…")
     start = time.perf_counter()
     aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=seed,
                            threads=threads)
     mid = time.perf_counter()
     coords, frames = optimise(aff, data.X, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
-                              frame_every=frame_every, seed=seed, on_frame=on_frame, start=data.start,
-                              threads=threads, stop=stop)
+                              frame_every=frame_every, seed=seed, start=data.start, threads=threads,
+                              progress=progress)
     end = time.perf_counter()
     return Embedding(
         kernel, coords,
@@ -338,84 +313,63 @@ def kernel_params(p: Params, kernel: str) -> dict:
     return {**common, "psi": p.psi, "t": p.t, "method": p.method}
 
 
-def embed_concurrently(jobs: dict[str, dict]) -> Iterator[tuple]:
-    """Run ``embed(kernel, **settings)`` for every ``kernel: settings`` of ``jobs``, each in its own thread.
+def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[str, Embedding]:
+    """``embed(kernel, **settings)`` for each ``kernel: settings`` of ``jobs``, all at once, each in a thread.
 
     openTSNE's Barnes-Hut step and the IK kernels release the GIL, so the two
     kernels of a view take the time of the slower one instead of the sum on
-    two cores. Events are yielded in the calling thread (which can draw them):
-    ``("frame", kernel, iteration, total, coords)`` as each optimisation runs
-    and ``("done", kernel, Embedding)`` at its end. An error in a job is raised
-    here; closing the generator early stops the remaining jobs at their next frame.
+    two cores. ``progress`` gets the mean fraction and every kernel's stage
+    ("GK: iteration 300 of 750 · IK: affinities…").
     """
-    if not jobs:
-        return
-    events: queue.Queue = queue.Queue()
-    stop = threading.Event()
+    stages = {k: [0.0, "waiting…"] for k in jobs}
+    lock = threading.Lock()
 
-    def work(kernel: str, settings: dict) -> None:
-        try:
-            result = embed(kernel, **settings, sharing=len(jobs), stop=stop,
-                           on_frame=lambda it, total, coords: events.put(("frame", kernel, it, total, coords)))
-            events.put(("done", kernel, result))
-        except BaseException as error:  # noqa: BLE001 - handed to the calling thread, which raises it
-            events.put(("error", kernel, error))
+    def reporter(kernel):
+        def report(fraction, text=""):
+            with lock:
+                stages[kernel] = [float(fraction), text]
+                progress(sum(f for f, _ in stages.values()) / len(stages),
+                         " · ".join(f"{k.upper()}: {t}" for k, (_, t) in stages.items()))
+        return report
 
-    pool = ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="tsne")
-    try:
-        for kernel, settings in jobs.items():
-            pool.submit(work, kernel, settings)
-        running = len(jobs)
-        while running:
-            event = events.get()
-            if event[0] == "error":
-                if isinstance(event[2], Cancelled):
-                    running -= 1
-                    continue
-                raise event[2]
-            running -= event[0] == "done"
-            yield event
-    finally:
-        stop.set()
-        pool.shutdown(wait=True)
+    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="tsne") as pool:
+        futures = {k: pool.submit(memo(embed), k, sharing=len(jobs), progress=reporter(k), **settings)
+                   for k, settings in jobs.items()}
+        return {k: f.result() for k, f in futures.items()}
 
 
-def run(p: Params = Params(), on_frame: Callable | None = None) -> Result:
+def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
     """Embed ``p.dataset`` with Gaussian and with Isolation Kernel affinities (both at once).
 
-    ``on_frame(kernel, iteration, total, coords)`` sees both optimisations as they run.
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params, run
+    >>> r = run(Params(w=2, n_per_cluster=30, psi=10, t=50, exaggeration_iter=20, n_iter=30))
+    >>> sorted(r.embeddings), r.labels.shape
+    (['gk', 'ik'], (61,))
     """
-    data = _data(p.dataset, p.w, p.n_per_cluster, p.seed)
-    embeddings = {}
-    for event in embed_concurrently({k: kernel_params(p, k) for k in KERNELS}):
-        if event[0] == "done":
-            embeddings[event[1]] = event[2]
-        elif on_frame is not None:
-            on_frame(*event[1:])
+    memo, progress = resolve(memo, progress)
+    data = memo(load_data)(*data_spec(p.dataset, p.w, p.n_per_cluster, p.seed))
+    embeddings = embed_pair({k: kernel_params(p, k) for k in KERNELS}, memo, progress)
     return Result(p, data.labels, data.classes, data.origin, {k: embeddings[k] for k in KERNELS})
 
 
-def embed_all(jobs: dict[str, dict]) -> dict[str, Embedding]:
-    """:func:`embed_concurrently` without the live events: ``{kernel: Embedding}``."""
-    return {e[1]: e[2] for e in embed_concurrently(jobs) if e[0] == "done"}
-
-
-def search(p: Params, values=PAPER_SEARCH, embed_fn: Callable = embed_all,
-           on_step: Callable | None = None) -> dict[str, dict[int, dict]]:
+def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
+               progress: Progress | None = None) -> dict[str, dict[int, dict]]:
     """Scores over the paper's search range: perplexity (GK) and psi (IK) each set to every value.
 
-    Returns ``scores[kernel][value]``. ``embed_fn(jobs) -> {kernel: Embedding}``
-    embeds both kernels of one value (default :func:`embed_all`, at once; a
-    caller can pass a cached one); ``on_step(done, total, value)`` reports progress.
+    Returns ``scores[kernel][value]``; both kernels of one value are embedded at once.
     """
+    memo, progress = resolve(memo, progress)
+    values = tuple(values)
     out: dict[str, dict[int, dict]] = {k: {} for k in KERNELS}
-    for done, value in enumerate(values, 1):
+    for i, value in enumerate(values):
         jobs = {"gk": {**kernel_params(p, "gk"), "perplexity": float(value)},
                 "ik": {**kernel_params(p, "ik"), "psi": int(value)}}
-        for kernel, emb in embed_fn(jobs).items():
+        step = within(progress, i / len(values), (i + 1) / len(values), f"perplexity and ψ = {value}")
+        for kernel, emb in embed_pair(jobs, memo, step).items():
             out[kernel][value] = emb.scores
-        if on_step is not None:
-            on_step(done, len(values), value)
+    progress(1.0, "done")
     return out
 
 
@@ -435,17 +389,19 @@ TABLES = {"w-gaussians": PAPER_W, "w-gaussians-unequal": (1, 2, 100)}
 
 
 def run_tables(p: Params = Params(), tables: dict | None = None, search_w: int | None = 5000,
-               search_values=PAPER_SEARCH) -> Table:
+               search_values=PAPER_SEARCH, *, memo: Memo | None = None, progress: Progress | None = None) -> Table:
     """Tables 5 and 6: both embeddings for every w the paper shows, and their separation scores.
 
     With ``search_w``, also the scores over the paper's search range of
     perplexity and psi on the equal-variance w-Gaussians with that w.
     """
+    memo, progress = resolve(memo, progress)
     tables = TABLES if tables is None else tables
     results, separation = {}, {}
     for dataset, ws in tables.items():
-        results[dataset] = {w: run(replace(p, dataset=dataset, w=w)) for w in ws}
+        results[dataset] = {w: run(replace(p, dataset=dataset, w=w), memo=memo) for w in ws}
         separation[dataset] = {k: {w: r.embeddings[k].scores for w, r in results[dataset].items()}
                                for k in KERNELS}
-    scan = {} if search_w is None else search(replace(p, dataset="w-gaussians", w=search_w), search_values)
+    scan = {} if search_w is None else run_search(replace(p, dataset="w-gaussians", w=search_w), search_values,
+                                                   memo=memo)
     return Table(p, results, separation, scan, search_w)

@@ -17,8 +17,7 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_dense_size, check_matrix, validate_data
-from ..kernels.isolation import _as_generator
+from .._validation import as_generator, check_dense_size, check_matrix, validate_data
 
 KERNELS = {"gaussian": "rbf", "laplacian": "laplacian"}
 #: rows of k(X, basis) computed at once in ``transform`` (bounds the intermediate kernel block)
@@ -122,7 +121,7 @@ class LowRankNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         check_dense_size(B, B, None, f"The basis kernel matrix of budget={B} points",
                          "Use a smaller budget (a few hundred basis points are usually enough), or "
                          "RandomFourierFeatures, whose cost does not grow with the square of the budget.")
-        rng = _as_generator(self.random_state)
+        rng = as_generator(self.random_state)
         idx = rng.choice(n, size=B, replace=False)
         basis = X[idx]
         self._shift = basis.min(axis=0) / 2 + basis.max(axis=0) / 2

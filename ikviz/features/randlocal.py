@@ -21,8 +21,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
-from .._validation import check_dense_size, validate_data
-from ..kernels.isolation import _as_generator
+from .._validation import as_generator, check_dense_size, validate_data
 from ._anchors import nearest_anchors
 
 SUBSPACES = ("auto", "supervised", "unsupervised")
@@ -195,7 +194,7 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         p_lo = min(math.log2(self.min_anchors), p_hi)
         check_dense_size(n_sets, max(2, int(2.0 ** p_hi)) * d, None, "RandLocal's anchors",
                          hint + " or a smaller max_anchors")
-        rng = _as_generator(self.random_state)
+        rng = as_generator(self.random_state)
         features, rows_of, counts = [], [], np.empty(n_sets, dtype=np.int64)
         for s in range(n_sets):
             m = int(rng.integers(m_low, d + 1))

@@ -36,7 +36,7 @@ def _pair(X, Y, dense_budget):
     return X, Y
 
 
-def _normalise(*arrays):
+def normalise(*arrays):
     """Centre the arrays on their joint mid-range and scale them by one power of two to at most 1 in size.
 
     Returns the transformed arrays (``None`` stays ``None``; an array passed
@@ -69,7 +69,7 @@ def _normalise(*arrays):
 
 def _squared_distances(X, Y):
     """Squared Euclidean distances of normalised copies, and the exponent to undo the scaling (x 4**e)."""
-    Xs, Ys, e = _normalise(X, Y)
+    Xs, Ys, e = normalise(X, Y)
     return euclidean_distances(Xs, Ys, squared=True), e
 
 
@@ -145,7 +145,7 @@ def laplacian(X, Y=None, gamma: float = 1.0, dense_budget=None) -> np.ndarray:
 
 
 def _laplacian(X, Y, gamma):
-    Xs, Ys, e = _normalise(X, Y)
+    Xs, Ys, e = normalise(X, Y)
     return _exp_neg(manhattan_distances(Xs, Ys), e, gamma)
 
 
@@ -276,7 +276,7 @@ def local_scale(X, reference=None, k: int = 7) -> np.ndarray:
         raise ValueError(f"reference has {ref.shape[1]} features but X has {X.shape[1]}.")
     k = _check_k(k, X.shape[0] - 1 if ref is None else ref.shape[0], "X" if ref is None else "reference",
                  exclude_self=ref is None)
-    Xs, Rs, e = _normalise(X, ref)
+    Xs, Rs, e = normalise(X, ref)
     scale = _local_scale(Xs, Xs if Rs is None else Rs, k, exclude_self=Rs is None)
     with np.errstate(over="ignore", under="ignore"):
         out = np.ldexp(scale, e)
@@ -326,7 +326,7 @@ def adaptive_gaussian(X, Y=None, k: int = 7, reference=None, dense_budget=None) 
     ref = None if reference is None else check_matrix(reference, "reference")
     if ref is not None and ref.shape[1] != X.shape[1]:
         raise ValueError(f"reference has {ref.shape[1]} features but X has {X.shape[1]}.")
-    Xs, Ys, Rs, _ = _normalise(X, Y_, ref)  # every distance below is taken in one frame: the scale cancels
+    Xs, Ys, Rs, _ = normalise(X, Y_, ref)  # every distance below is taken in one frame: the scale cancels
     if Rs is None:
         # queries X against data Y: X's scales come from Y, Y's from Y without the point itself
         k = _check_k(k, Ys.shape[0] - 1, "X" if Y is None else "Y", exclude_self=True)

@@ -29,7 +29,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
 
-from .._validation import check_dense_size, check_matrix
+from .._validation import as_generator, check_dense_size, check_matrix
+from ..scale.arrays import is_dask_array
 from .cell_index import CellIndex
 from ._inne import covering_balls, sample_radii
 from ._itree import build_forest, route
@@ -97,18 +98,6 @@ class _Span:
 def _blas() -> ThreadpoolController:
     # built once: scanning the loaded libraries on every call would cost ~0.4 ms per transform
     return ThreadpoolController()
-
-
-def _as_generator(random_state) -> np.random.Generator:
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(2**31 - 1))
-    return np.random.default_rng(random_state)
-
-
-def _is_dask(X) -> bool:
-    return type(X).__module__.split(".")[0] == "dask"
 
 
 class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -228,7 +217,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         -------
         self : IsolationKernel
         """
-        if _is_dask(X):
+        if is_dask_array(X):
             from ..scale.arrays import n_rows, take_rows
 
             n, d = n_rows(X), X.shape[1]
@@ -244,12 +233,12 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             psi = n
         check_dense_size(t * psi, d, None, f"The {t} x {psi} sampled points",
                          "Use a smaller t or psi.")
-        rng = _as_generator(self.random_state)
+        rng = as_generator(self.random_state)
         idx = np.empty((t, psi), dtype=np.int64)
         for k in range(t):
             idx[k] = rng.choice(n, size=psi, replace=False)
         rows, index = np.unique(idx, return_inverse=True)
-        samples = check_matrix(take_rows(X, rows), "X") if _is_dask(X) else X[rows]
+        samples = check_matrix(take_rows(X, rows), "X") if is_dask_array(X) else X[rows]
         for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
                       "_scale", "_radii", "_rel", "_cmax", "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
@@ -370,7 +359,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             ball around the row.
         """
         check_is_fitted(self, "psi_")
-        if _is_dask(X):
+        if is_dask_array(X):
             return self._map_dask(X, self.cells, self.t_, self._cell_dtype(0))
         return self._index_rows(X, 0)
 
@@ -382,7 +371,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         ``binary=True``. A Dask array in gives a Dask array of CSR chunks out.
         """
         check_is_fitted(self, "psi_")
-        if _is_dask(X):
+        if is_dask_array(X):
             return self._map_dask(X, self.transform, self.t_ * self.psi_, np.float64, sparse=True)
         columns = self._index_rows(X, self.psi_)
         n, t = columns.shape

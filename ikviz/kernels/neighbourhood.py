@@ -18,12 +18,12 @@ from sklearn.utils._param_validation import validate_params
 
 from .._validation import check_matrix
 from ._lp import lp_distances
-from .classic import BUDGET, NEIGHBOURS, POSITIVE, _check_k, _normalise, _pair
+from .classic import BUDGET, NEIGHBOURS, POSITIVE, _check_k, normalise, _pair
 
 
 def _scaled_lp(X, Y, p):
-    """l_p distances of the normalised rows (see ``classic._normalise``) and the exponent that undoes it."""
-    Xs, Ys, e = _normalise(X, Y)
+    """l_p distances of the normalised rows (see ``classic.normalise``) and the exponent that undoes it."""
+    Xs, Ys, e = normalise(X, Y)
     if p == 2:
         D = euclidean_distances(Xs, Ys)
     else:
@@ -207,7 +207,7 @@ def neighbour_sets(X, reference, k: int) -> sp.csr_matrix:
 
 
 def _neighbour_sets(X, ref, k):
-    Xs, Rs, _ = _normalise(X, ref)  # brute-force neighbours use |x|^2 - 2 x.y + |y|^2: centre first
+    Xs, Rs, _ = normalise(X, ref)  # brute-force neighbours use |x|^2 - 2 x.y + |y|^2: centre first
     idx = NearestNeighbors(algorithm="brute").fit(Rs).kneighbors(Xs, n_neighbors=k, return_distance=False)
     rows = np.repeat(np.arange(X.shape[0]), k)
     return sp.csr_matrix((np.ones(idx.size), (rows, idx.ravel())), shape=(X.shape[0], ref.shape[0]))

@@ -40,7 +40,7 @@ from .._validation import validate_data
 from ..features import LowRankNystroem, RandLocal, RandomFourierFeatures
 from ..kernels import IsolationKernel
 from ..kernels.isolation import METHODS as IK_METHODS
-from ..kernels.isolation import _is_dask
+from ..scale.arrays import is_dask_array
 from ._ogd import (dense_scores, fourier_map, gaussian_nystroem_map, kernel_ogd_budget, kernel_scores,
                    ogd_dense, ogd_sparse, sparse_scores)
 
@@ -61,8 +61,8 @@ def _check_targets(y, name: str) -> None:
 
 def _row_blocks(X, y):
     """(X block, y block) pairs: ``X`` itself, or a Dask array's row blocks computed one at a time."""
-    if not _is_dask(X):
-        yield X, (y.compute() if _is_dask(y) else y)
+    if not is_dask_array(X):
+        yield X, (y.compute() if is_dask_array(y) else y)
         return
     import dask
 
@@ -70,14 +70,14 @@ def _row_blocks(X, y):
         raise ValueError(f"X must be 2-D (n_samples, n_features); got a Dask array of shape {X.shape}.")
     if X.numblocks[1] > 1:
         X = X.rechunk({1: -1})
-    if _is_dask(y) and (y.numblocks[0] != X.numblocks[0] or y.chunks[0] != X.chunks[0]):
+    if is_dask_array(y) and (y.numblocks[0] != X.numblocks[0] or y.chunks[0] != X.chunks[0]):
         if any(math.isnan(c) for c in X.chunks[0]):
             raise ValueError("X has unknown chunk sizes and y is chunked differently; call "
                              "X.compute_chunk_sizes() first, or chunk y like X.")
         y = y.rechunk((X.chunks[0],))
     start = 0
     for i in range(X.numblocks[0]):
-        if _is_dask(y):
+        if is_dask_array(y):
             Xb, yb = dask.compute(X.blocks[i], y.blocks[i])
         else:
             Xb = X.blocks[i].compute()
@@ -118,11 +118,11 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         self._clear()
-        blocks = _is_dask(X) or _is_dask(y)  # read block by block; otherwise checked once, here
+        blocks = is_dask_array(X) or is_dask_array(y)  # read block by block; otherwise checked once, here
         if blocks:
             if y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
-            if _is_dask(y):
+            if is_dask_array(y):
                 import dask.array as da
 
                 classes = da.unique(y).compute()  # the labels are not all brought into memory
@@ -208,7 +208,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         scores : ndarray (or dask array) of shape (n_samples,) or (n_samples, n_classes)
         """
         self._check_ready()
-        if _is_dask(X):
+        if is_dask_array(X):
             X = self._dask_rows(X)
             if len(self.classes_) == 2:
                 return X.map_blocks(self.decision_function, drop_axis=1, dtype=np.float64,
@@ -234,7 +234,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         y : ndarray (or dask array) of shape (n_samples,)
         """
         self._check_ready()
-        if _is_dask(X):
+        if is_dask_array(X):
             return self._dask_rows(X).map_blocks(self.predict, drop_axis=1, dtype=self.classes_.dtype,
                                                  meta=np.empty((0,), dtype=self.classes_.dtype))
         scores = self.decision_function(X)

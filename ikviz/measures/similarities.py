@@ -17,18 +17,10 @@ from sklearn.metrics.pairwise import euclidean_distances
 from .._validation import check_matrix
 from ..kernels import IsolationKernel, local_scale, rbf
 from ..kernels.neighbourhood import lp_similarity, neighbour_sets, normalised_linear
+from ..registry import label
 
 #: measure key -> label shown in figures
-LABELS: dict[str, str] = {
-    "gk": "Gaussian kernel (GK)",
-    "lk": "linear kernel, normalised (LK)",
-    "ik": "Isolation Kernel (IK)",
-    "lp0.1": "ℓ0.1 distance",
-    "lp0.5": "ℓ0.5 distance",
-    "lp2": "ℓ2 (Euclidean) distance",
-    "snn": "shared nearest neighbours (SNN)",
-    "ag": "adaptive Gaussian (AG)",
-}
+LABELS: dict[str, str] = {key: label(key) for key in ("gk", "lk", "ik", "lp0.1", "lp0.5", "lp2", "snn", "ag")}
 #: the options each measure depends on (what a cache key needs)
 OPTIONS: dict[str, tuple[str, ...]] = {
     "gk": ("gamma", "gamma_scale"), "lk": (), "ik": ("psi", "t"), "lp0.1": (), "lp0.5": (), "lp2": (),

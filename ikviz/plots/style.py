@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from ..registry import colour, colours
+
 SIMILARITY_SCALE = "Viridis"
-#: a colour per kernel family, used consistently across pages
-KERNEL_COLOURS = {
-    "ik_anne": "#1b9e77",
-    "ik_iforest": "#d95f02",
-    "ik_iforest_full": "#7570b3",
-    "ik_inne": "#e6ab02",
-    "laplacian_psi": "#e7298a",
-    "rbf": "#666666",
-}
+#: a colour per kernel family, used consistently across pages (from the one registry)
+KERNEL_COLOURS = colours("ik_anne", "ik_iforest", "ik_iforest_full", "ik_inne", "laplacian_psi", "rbf")
 #: true clusters in embeddings: the papers' red and blue first, then a 26-colour palette
 CLASS_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
                  "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
@@ -21,24 +16,14 @@ CLASS_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b
                  "#fdae6b", "#a1d99b"]
 ORIGIN_COLOUR = "#000000"
 #: classification lab: SVM kernels keep their kernel family colours; online learners
-SVM_COLOURS = {"rbf": "#666666", "laplacian": "#e7298a", "ik": "#d95f02", "ik-linear": "#1b9e77",
-               "linear": "#1f78b4"}
+SVM_COLOURS = {**colours("rbf", "linear"), "laplacian": colour("laplacian_psi"), "ik": colour("ik_iforest"),
+               "ik-linear": colour("ik_anne")}
 ONLINE_COLOURS = {"FOGD": "#666666", "NOGD": "#7570b3", "IK+OGD": "#1b9e77", "RandLocal+OGD": "#a6761d"}
 SEQUENCE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
 #: clustering measures: the IK variants keep their kernel colours; GK matches RBF
-MEASURE_COLOURS = {
-    **KERNEL_COLOURS,
-    "gk": "#666666",
-    "ag": "#e6ab02",
-    "distance": "#1f78b4",
-    "raw": "#1f78b4",
-    "randlocal": "#a6761d",
-}
-#: curse-of-dimensionality measures (IK green and GK grey as elsewhere; "distance" as in clustering)
-DIMENSIONALITY_COLOURS = {
-    "ik": "#1b9e77", "gk": "#666666", "ag": "#e6ab02", "lk": "#66a61e", "lp0.1": "#e7298a",
-    "lp0.5": "#7570b3", "lp2": "#d95f02", "snn": "#a6761d", "distance": "#1f78b4",
-}
+MEASURE_COLOURS = {**KERNEL_COLOURS, **colours("gk", "ag", "distance", "raw", "randlocal")}
+#: curse-of-dimensionality measures (IK green and GK grey as elsewhere)
+DIMENSIONALITY_COLOURS = colours("ik", "gk", "ag", "lk", "lp0.1", "lp0.5", "lp2", "snn", "distance")
 
 
 def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> go.Figure:
