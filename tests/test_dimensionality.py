@@ -159,3 +159,25 @@ def test_hubness_and_indexing_sections_render():
     at = open_page(section="indexing", dataset="wine", n_max="200", idx_t="50")
     assert not at.error and len(at.get("plotly_chart")) == 1
     assert len(at.dataframe[0].value) == 3
+
+
+def test_a_new_eps_or_a_larger_d_reuses_every_block_already_computed():
+    import sys
+    from dataclasses import replace
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
+    from store import ResultsStore
+
+    store = ResultsStore(workers=1)
+    p = dim.InstabilityParams(d_values=(10, 30), n_per_cluster=50, t=20, t_values=(1, 5), t_trials=2)
+    first = dim.run_instability(p, memo=store.memo)
+    blocks = store.computed
+    again = dim.run_instability(replace(p, eps=0.05), memo=store.memo)
+    assert store.computed == blocks  # eps is only read by the summary
+    assert dim.instability_summary(again, 0.05) != dim.instability_summary(first, 0.005)
+    dim.run_instability(replace(p, d_values=(10, 30, 100)), memo=store.memo)
+    # d = 100 adds its own tables, data and IK chunks; d = 10 and 30 come back from the store
+    new = store.computed - blocks
+    assert 0 < new <= len(p.measures) + 1 + 2 * 2 + 2 * 2
+    assert store.hits > 0

@@ -1,8 +1,10 @@
 """Curse of dimensionality (Ting et al. 2021, §4.1, Fig. 1, Table 1, Table 2, App. D, App. E)."""
 
-import numpy as np
+from dataclasses import replace
+
 import streamlit as st
 
+import store
 import ui
 from ikviz.experiments import dimensionality as exp
 from ikviz.experiments import indexing as idx
@@ -21,16 +23,6 @@ HUB_D_OPTIONS = [2, 3, 5, 10, 20, 50, 100, 200, 500]
 N_HUB_OPTIONS = [500, 1000, 2000, 5000]
 N_IDX_OPTIONS = [200, 500, 1000, 2000, 5000]
 
-# Each cached piece takes only what it depends on: a new eps or one more d reuses everything else.
-query_similarities = st.cache_data(max_entries=300, show_spinner=False)(exp.query_similarities)
-ik_chunk = st.cache_data(max_entries=600, show_spinner=False)(exp.ik_same_cell_chunk)
-k_occurrences = st.cache_data(max_entries=60, show_spinner=False)(exp.k_occurrences)
-cluster_preview = st.cache_data(max_entries=4, show_spinner=False)(
-    lambda **kw: tuple(a[:, :2].copy() if a.ndim == 2 else a for a in exp.cluster_data(10, **kw)))
-method_times = st.cache_data(max_entries=60, show_spinner=False)(idx.method_times)
-precision = st.cache_data(max_entries=60, show_spinner=False)(idx.precision)
-dataset_shape = st.cache_data(max_entries=60, show_spinner=False)(
-    lambda dataset, n_max, d, seed: (lambda X, y: (X.shape, int(np.unique(y).size)))(*idx.load(dataset, n_max, d, seed)))
 
 ui.page_header(
     "Curse of dimensionality",
@@ -46,11 +38,6 @@ with st.sidebar:
     section = ui.control(st.radio, "Section", "section", "instability", options=list(SECTIONS),
                          format_func=SECTIONS.get, horizontal=True)
     seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
-
-
-def progress_bar(label):
-    bar = st.progress(0.0, text=label)
-    return bar, (lambda f: bar.progress(min(1.0, float(f)), text=label))
 
 
 # ------------------------------------------------------------------ instability
@@ -74,31 +61,10 @@ def instability_section():
     p = exp.InstabilityParams(d_values=tuple(d for d in exp.D_CHOICES if d <= d_max), eps=eps, psi=psi, t=t,
                               gk_sigma=None if sigma == "scaled" else float(sigma), k_snn=k_snn, k_ag=k_ag,
                               t_trials=trials, seed=int(seed))
-    data = p.data_kwargs()
     with ui.guarded("the instability curves"):
-        pool = p.t_trials * max(p.t_values)
-        steps = [(m, d) for d in p.d_values for m in p.measures]
-        weights = [d for _, d in steps] + [2 * d_max * pool / p.t]
-        bar, report = progress_bar("Computing similarities (cached: later changes of eps are instant)…")
-        total, done = float(sum(weights)), 0.0
-        sims = {m: {} for m in p.measures}
-        for m, d in steps:
-            if m == "ik":
-                S = exp.ik_same_cell("data", d, psi=p.psi, pool=p.t, chunk=ik_chunk, **data).mean(axis=2)
-            else:
-                S = query_similarities(m, d, **data, **p.measure_options(m))
-            sims[m][d] = S
-            done += d
-            report(done / total)
-        same = {}
-        for source in exp.IK_SOURCES:
-            base = done
-            same[source] = exp.ik_same_cell(source, d_max, psi=p.psi, pool=pool, chunk=ik_chunk, **data,
-                                            progress=lambda f, b=base: report((b + f * weights[-1] / 2) / total))
-            done += weights[-1] / 2
-        bar.empty()
-        preview, labels = cluster_preview(**data)
-        result = exp.InstabilityResult(p, sims, same, preview, labels)
+        # eps only enters the summary: one stored result serves every eps
+        result = store.compute(exp.run_instability, replace(p, eps=exp.InstabilityParams.eps))
+        preview, labels = result.preview, result.labels
         summary = exp.instability_summary(result, eps)
 
         left, right = st.columns([1, 2])
@@ -167,14 +133,7 @@ def hubness_section():
     p = exp.HubnessParams(d_values=tuple(sorted({d1, d2, d3})), measures=measures, n=n, k=k, psi=hub_psi,
                           sigma=hub_sigma, seed=int(seed))
     with ui.guarded("the k-occurrence distributions"):
-        steps = [(m, d) for d in p.d_values for m in p.measures]
-        bar, report = progress_bar("Finding every point's nearest neighbours…")
-        occ = {m: {} for m in p.measures}
-        for i, (m, d) in enumerate(steps):
-            occ[m][d] = k_occurrences(m, d, n=p.n, k=p.k, seed=p.seed, **p.measure_options(m))
-            report((i + 1) / len(steps))
-        bar.empty()
-        summary = exp.hubness_summary(exp.HubnessResult(p, occ))
+        summary = exp.hubness_summary(store.compute(exp.run_hubness, p))
         st.plotly_chart(plots.hubness_figure(summary), key="chart_hubness")
         st.dataframe({"measure": [LABELS[m] for m in measures],
                       **{f"skewness d={d}": [round(summary["skewness"][m][d], 2) for m in measures]
@@ -203,21 +162,8 @@ def indexing_section():
                              help="The ball tree needs the dense t·ψ feature map, so cost grows with ψ.")
         idx_t = ui.control(st.select_slider, "IK t", "idx_t", 200, options=T_OPTIONS)
     p = idx.Params(dataset=dataset, n_max=n_max, k=k, psi=idx_psi, t=idx_t, seed=int(seed))
-    common = dict(n_max=p.n_max, d=p.d, seed=p.seed)
     with ui.guarded("the indexing comparison"):
-        (n, d), n_classes = dataset_shape(p.dataset, p.n_max, p.d, p.seed)
-        if n * max(d, p.t * p.psi) > 2e7:
-            st.info("Ball trees in many dimensions are slow: this dataset may take a minute or more the first "
-                    "time (results are cached).")
-        bar, report = progress_bar("Timing brute force and ball tree searches (one thread each)…")
-        result = idx.Result(p, n, d, n_classes)
-        for i, m in enumerate(p.methods):
-            row = method_times(m, p.dataset, psi=p.psi, t=p.t, k=p.k, leaf_size=p.leaf_size, **common)
-            prec = precision(m, p.dataset, k=p.k, psi=p.psi, t=p.t, **common)
-            result.rows[m] = {**row, f"precision_at_{p.k}": prec["precision"], "tie_share": prec["tie_share"]}
-            report((i + 1) / len(p.methods))
-        bar.empty()
-        summary = idx.summary(result)
+        summary = idx.summary(store.compute(idx.run, p))
         st.plotly_chart(idx_plots.indexing_figure(summary, p.k), key="chart_indexing")
         rows = summary["methods"]
         st.dataframe({

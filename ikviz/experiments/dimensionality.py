@@ -19,8 +19,6 @@ each one; N_eps for another eps is then instant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
@@ -29,13 +27,13 @@ from ..kernels import IsolationKernel, shared_cells
 from ..measures import (k_nearest_blocks, k_occurrence, n_eps, occurrence_distribution, relative_variance,
                         skewness)
 from ..measures.similarities import LABELS, check_measure, fit_similarity, option_subset, sub_seed
+from ..runner import Memo, Progress, resolve, within
 
 MEASURES = tuple(LABELS)
 QUERY_LABELS = {"between": "q_i: between the clusters", "sparse_centre": "q_c: sparse cluster centre"}
 IK_SOURCES = {"data": "IK built from the data", "uniform": "IK built from uniform data"}
 D_CHOICES = (10, 30, 100, 300, 1000, 3000, 10000)
 _STREAM = {"data": 1, "ik": 2, "uniform": 3, "ik_uniform": 4, "hub_data": 5}  # seed streams
-Progress = Callable[[float], None] | None
 
 
 @dataclass(frozen=True)
@@ -93,10 +91,9 @@ def _check_d_values(d_values) -> tuple[int, ...]:
     return ds
 
 
-@lru_cache(maxsize=2)
 def cluster_data(d: int, n_per_cluster: int, sigma_dense: float, sigma_sparse: float, offset: float,
                  seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The Fig. 1 dataset at ``d`` (memoised: all measures at one d share it). Read-only arrays."""
+    """The Fig. 1 dataset at ``d`` (a block: all measures at one d share it). Read-only arrays."""
     X, y = dense_sparse_clusters(d, n_per_cluster, sigma_dense, sigma_sparse, offset,
                                  seed=sub_seed(seed, _STREAM["data"], d))
     X.flags.writeable = False
@@ -108,7 +105,7 @@ IK_CHUNK = 50  # partitionings per IK building block: the sweep's IK and the t-c
 
 def ik_same_cell_chunk(source: str, d: int, *, psi: int, start: int, size: int = IK_CHUNK,
                        n_per_cluster: int = 1000, sigma_dense: float = 1.0, sigma_sparse: float = 2.0,
-                       offset: float = 4.0, seed: int = 0) -> np.ndarray:
+                       offset: float = 4.0, seed: int = 0, memo: Memo | None = None) -> np.ndarray:
     """Whether each query shares a cell with each point in IK partitionings ``start ... start+size-1``.
 
     Returns a bool array (2, n, size). ``source="data"`` draws the
@@ -118,7 +115,8 @@ def ik_same_cell_chunk(source: str, d: int, *, psi: int, start: int, size: int =
     """
     if source not in IK_SOURCES:
         raise ValueError(f"source must be one of {list(IK_SOURCES)}; got {source!r}.")
-    X, _ = cluster_data(int(d), n_per_cluster, sigma_dense, sigma_sparse, offset, seed)
+    memo, _ = resolve(memo, None)
+    X, _ = memo(cluster_data)(int(d), n_per_cluster, sigma_dense, sigma_sparse, offset, seed)
     ref = X
     if source == "uniform":
         rng = np.random.default_rng(sub_seed(seed, _STREAM["uniform"], d))
@@ -129,37 +127,39 @@ def ik_same_cell_chunk(source: str, d: int, *, psi: int, start: int, size: int =
     return shared_cells(ik.cells(cluster_queries(int(d), offset))[:, None, :], ik.cells(X)[None, :, :])
 
 
-def ik_same_cell(source: str, d: int, *, psi: int, pool: int, chunk: Callable = ik_same_cell_chunk,
-                 progress: Progress = None, **data_kwargs) -> np.ndarray:
+def ik_same_cell(source: str, d: int, *, psi: int, pool: int, memo: Memo | None = None,
+                 progress: Progress | None = None, **data_kwargs) -> np.ndarray:
     """:func:`ik_same_cell_chunk` for partitionings 0 ... pool-1, as one (2, n, pool) bool array.
 
-    ``chunk`` computes one block (the app passes a cached version).
+    Each chunk of ``IK_CHUNK`` partitionings is a block of ``memo``.
     """
+    memo, progress = resolve(memo, progress)
     if isinstance(pool, bool) or not isinstance(pool, (int, np.integer)) or pool < 1:
         raise ValueError(f"the number of partitionings must be a positive integer; got {pool!r}.")
     parts = []
     for start in range(0, pool, IK_CHUNK):
-        parts.append(chunk(source, int(d), psi=psi, start=start, size=min(IK_CHUNK, pool - start), **data_kwargs))
-        if progress is not None:
-            progress(min(pool, start + IK_CHUNK) / pool)
+        progress(start / pool, f"IK partitionings {start + 1}–{min(pool, start + IK_CHUNK)} of {pool}")
+        parts.append(memo(ik_same_cell_chunk)(source, int(d), psi=psi, start=start,
+                                              size=min(IK_CHUNK, pool - start), **data_kwargs))
     return np.concatenate(parts, axis=2)
 
 
 def query_similarities(measure: str, d: int, *, n_per_cluster: int = 1000, sigma_dense: float = 1.0,
                        sigma_sparse: float = 2.0, offset: float = 4.0, seed: int = 0,
-                       chunk: Callable = ik_same_cell_chunk, **options) -> np.ndarray:
+                       memo: Memo | None = None, **options) -> np.ndarray:
     """Similarities (2, n) of q_i and q_c to every point of the Fig. 1 data at ``d`` under ``measure``.
 
     ``options`` are the measure's own (see ``InstabilityParams.measure_options``).
-    IK is the mean of :func:`ik_same_cell` over its t partitionings (``chunk``
-    as there), so it shares its partitionings with the N_eps-vs-t pool.
+    IK is the mean of :func:`ik_same_cell` over its t partitionings, so it
+    shares its partitionings (blocks of ``memo``) with the N_eps-vs-t pool.
     """
     check_measure(measure)
+    memo, _ = resolve(memo, None)
     data = dict(n_per_cluster=n_per_cluster, sigma_dense=sigma_dense, sigma_sparse=sigma_sparse,
                 offset=offset, seed=seed)
     if measure == "ik":
-        return ik_same_cell("data", d, psi=options["psi"], pool=options["t"], chunk=chunk, **data).mean(axis=2)
-    X, _ = cluster_data(int(d), n_per_cluster, sigma_dense, sigma_sparse, offset, seed)
+        return ik_same_cell("data", d, psi=options["psi"], pool=options["t"], memo=memo, **data).mean(axis=2)
+    X, _ = memo(cluster_data)(int(d), n_per_cluster, sigma_dense, sigma_sparse, offset, seed)
     sim = fit_similarity(measure, X, seed=sub_seed(seed, _STREAM["ik"], d), **options)
     return sim(cluster_queries(int(d), offset))
 
@@ -186,8 +186,15 @@ def t_curve(same_cell: np.ndarray, t_values, trials: int, eps: float) -> dict:
     return {"t": t_values, "mean": mean, "se": se}
 
 
-def run_instability(p: InstabilityParams = InstabilityParams(), progress: Progress = None) -> InstabilityResult:
-    """Compute every similarity the instability figures need (``progress`` gets a fraction done)."""
+def run_instability(p: InstabilityParams = InstabilityParams(), *, memo: Memo | None = None,
+                    progress: Progress | None = None) -> InstabilityResult:
+    """Compute every similarity the instability figures need.
+
+    Every (measure, d) table and every chunk of IK partitionings is a block
+    of ``memo``: ``eps`` only enters :func:`instability_summary`, and a new
+    largest d reuses the smaller ones.
+    """
+    memo, progress = resolve(memo, progress)
     ds = _check_d_values(p.d_values)
     for m in p.measures:
         check_measure(m)
@@ -197,23 +204,20 @@ def run_instability(p: InstabilityParams = InstabilityParams(), progress: Progre
     steps = [(m, d) for d in ds for m in p.measures]
     total = sum(d for _, d in steps) + 2 * curve_d * pool / p.t
     done = 0.0
-
-    def tick(amount):
-        nonlocal done
-        done += amount
-        if progress is not None:
-            progress(min(1.0, done / total))
-
     sims: dict[str, dict[int, np.ndarray]] = {m: {} for m in p.measures}
-    for m, d in steps:
-        sims[m][d] = query_similarities(m, d, **p.data_kwargs(), **p.measure_options(m))
-        tick(d)
+    for i, (m, d) in enumerate(steps, 1):
+        progress(done / total, f"{LABELS[m]}: d = {d:,} ({i} of {len(steps)})")
+        sims[m][d] = memo(query_similarities)(m, d, **p.data_kwargs(), **p.measure_options(m))
+        done += d
     same = {}
+    share = curve_d * pool / p.t / total
     for source in IK_SOURCES:
-        base = done
-        same[source] = ik_same_cell(source, curve_d, psi=p.psi, pool=pool, **p.data_kwargs(),
-                                    progress=lambda f, b=base: tick(b + f * curve_d * pool / p.t - done))
-    X, y = cluster_data(ds[0], **p.data_kwargs())
+        same[source] = ik_same_cell(source, curve_d, psi=p.psi, pool=pool, memo=memo, **p.data_kwargs(),
+                                    progress=within(progress, done / total, done / total + share,
+                                                    f"N_eps vs t ({IK_SOURCES[source]})"))
+        done += curve_d * pool / p.t
+    progress(1.0, "done")
+    X, y = memo(cluster_data)(ds[0], **p.data_kwargs())
     return InstabilityResult(p, sims, same, X[:, :2].copy(), y)
 
 
@@ -272,27 +276,30 @@ class HubnessResult:
 
 
 def k_occurrences(measure: str, d: int, *, n: int = 2000, k: int = 5, seed: int = 0,
-                  progress: Progress = None, **options) -> np.ndarray:
+                  progress: Progress | None = None, **options) -> np.ndarray:
     """O_k of every point of ``n`` uniform points in [0, 1]^d under ``measure`` (ties broken at random, seeded)."""
     check_measure(measure)
     X = uniform(n, int(d), low=0.0, high=1.0, seed=sub_seed(seed, _STREAM["hub_data"], d))
     sim = fit_similarity(measure, X, seed=sub_seed(seed, _STREAM["ik"], d), **options)
+    report = None if progress is None else (lambda f: progress(f, "nearest neighbours"))
     neighbours = k_nearest_blocks(lambda a, b: sim(rows=slice(a, b)), n, k, seed=sub_seed(seed, 6, d),
-                                  progress=progress)
+                                  progress=report)
     return k_occurrence(neighbours, n)
 
 
-def run_hubness(p: HubnessParams = HubnessParams(), progress: Progress = None) -> HubnessResult:
-    """k-occurrences for every measure and d."""
+def run_hubness(p: HubnessParams = HubnessParams(), *, memo: Memo | None = None,
+                progress: Progress | None = None) -> HubnessResult:
+    """k-occurrences for every measure and d (each a block of ``memo``)."""
+    memo, progress = resolve(memo, progress)
     ds = _check_d_values(p.d_values)
     for m in p.measures:
         check_measure(m)
     steps = [(m, d) for d in ds for m in p.measures]
     occ: dict[str, dict[int, np.ndarray]] = {m: {} for m in p.measures}
     for i, (m, d) in enumerate(steps):
-        occ[m][d] = k_occurrences(m, d, n=p.n, k=p.k, seed=p.seed, **p.measure_options(m))
-        if progress is not None:
-            progress((i + 1) / len(steps))
+        step = within(progress, i / len(steps), (i + 1) / len(steps), f"{LABELS[m]}: d = {d}")
+        occ[m][d] = memo(k_occurrences)(m, d, n=p.n, k=p.k, seed=p.seed, progress=step, **p.measure_options(m))
+    progress(1.0, "done")
     return HubnessResult(p, occ)
 
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 from sklearn.neighbors import BallTree, NearestNeighbors
@@ -31,6 +29,7 @@ from ..data.real import dataset_names, load_dataset
 from ..kernels import IsolationKernel
 from ..measures import k_nearest, k_nearest_blocks, precision_at_k
 from ..measures.similarities import fit_similarity, sub_seed
+from ..runner import Memo, Progress, resolve
 
 METHODS = {"distance": "Distance (Euclidean)", "ik": "IK feature map", "lk": "Linear kernel (normalised)"}
 #: method -> the similarity whose nearest neighbours the search finds
@@ -38,7 +37,6 @@ _SIMILARITY = {"distance": "lp2", "ik": "ik", "lk": "lk"}
 SYNTHETIC = {"gaussians": "Gaussians (Fig. 1 data, 2 x 1,000 points)",
              "w-gaussians": "w-Gaussians (w = 5,000: 2 x 1,000 points in 10,000 dims)"}
 FEATURE_BUDGET = 1024**3  # bytes of the dense IK feature map the ball tree needs
-Progress = Callable[[float], None] | None
 
 
 def dataset_choices() -> list[str]:
@@ -72,7 +70,6 @@ class Result:
     rows: dict[str, dict] = field(default_factory=dict)
 
 
-@lru_cache(maxsize=2)
 def load(dataset: str, n_max: int = 2000, d: int = 10000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The dataset's points (min-max scaled to [0, 1] per feature for real data) and labels, at most ``n_max`` rows."""
     if dataset == "gaussians":
@@ -97,7 +94,7 @@ def load(dataset: str, n_max: int = 2000, d: int = 10000, seed: int = 0) -> tupl
 
 
 def representation(method: str, dataset: str, *, n_max: int, d: int, seed: int, psi: int = 16,
-                   t: int = 200) -> tuple[np.ndarray, float]:
+                   t: int = 200, memo: Memo | None = None) -> tuple[np.ndarray, float]:
     """The points ``method`` searches among, and the seconds it took to map them (0 for the raw points).
 
     IK: the t * psi feature map (fit + transform + densify, as the
@@ -105,7 +102,8 @@ def representation(method: str, dataset: str, *, n_max: int, d: int, seed: int, 
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {list(METHODS)}.")
-    X, _ = load(dataset, n_max, d, seed)
+    memo, _ = resolve(memo, None)
+    X, _ = memo(load)(dataset, n_max, d, seed)
     if method == "distance":
         return X, 0.0
     start = time.perf_counter()
@@ -145,20 +143,21 @@ def search_times(F: np.ndarray, k: int = 5, leaf_size: int = 15) -> dict:
 
 
 def method_times(method: str, dataset: str, *, n_max: int, d: int, seed: int, psi: int = 16, t: int = 200,
-                 k: int = 5, leaf_size: int = 15) -> dict:
+                 k: int = 5, leaf_size: int = 15, memo: Memo | None = None) -> dict:
     """:func:`representation` then :func:`search_times`: mapping and search seconds of one method."""
-    F, map_s = representation(method, dataset, n_max=n_max, d=d, seed=seed, psi=psi, t=t)
+    F, map_s = representation(method, dataset, n_max=n_max, d=d, seed=seed, psi=psi, t=t, memo=memo)
     return {"map_s": map_s, "dims": int(F.shape[1]), **search_times(F, k, leaf_size)}
 
 
 def precision(method: str, dataset: str, *, n_max: int, d: int, seed: int, k: int = 5, psi: int = 16,
-              t: int = 200, progress: Progress = None) -> dict:
+              t: int = 200, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """precision@k of ``method``'s k nearest neighbours (ties broken at random, seeded).
 
     Also returns ``tie_share``: the fraction of queries whose k-th and
     (k+1)-th nearest are equally similar, i.e. where the tie-break decided.
     """
-    X, y = load(dataset, n_max, d, seed)
+    memo, _ = resolve(memo, None)
+    X, y = memo(load)(dataset, n_max, d, seed)
     sim = fit_similarity(_SIMILARITY[method], X, seed=sub_seed(seed, 12), psi=min(psi, X.shape[0]), t=t)
     n = X.shape[0]
     ties = np.zeros(n, dtype=bool)
@@ -170,26 +169,29 @@ def precision(method: str, dataset: str, *, n_max: int, d: int, seed: int, k: in
             ties[a:b] = vals[:, k - 1] == vals[:, k]
         return S
 
-    neighbours = k_nearest_blocks(block, n, k, seed=sub_seed(seed, 13), progress=progress)
+    report = None if progress is None else (lambda f: progress(f, "nearest neighbours"))
+    neighbours = k_nearest_blocks(block, n, k, seed=sub_seed(seed, 13), progress=report)
     return {"precision": precision_at_k(neighbours, y), "tie_share": float(ties.mean())}
 
 
-def run(p: Params = Params(), progress: Progress = None) -> Result:
-    """Runtimes and precision@k of every method on the chosen dataset."""
+def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Runtimes and precision@k of every method on the chosen dataset (each method's a block of ``memo``)."""
+    memo, progress = resolve(memo, progress)
     for m in p.methods:
         if m not in METHODS:
             raise ValueError(f"unknown method {m!r}; choose one of {list(METHODS)}.")
-    X, y = load(p.dataset, p.n_max, p.d, p.seed)
+    X, y = memo(load)(p.dataset, p.n_max, p.d, p.seed)
     result = Result(p, X.shape[0], X.shape[1], int(np.unique(y).size))
     common = dict(n_max=p.n_max, d=p.d, seed=p.seed)
     for i, m in enumerate(p.methods):
-        row = method_times(m, p.dataset, psi=p.psi, t=p.t, k=p.k, leaf_size=p.leaf_size, **common)
-        prec = precision(m, p.dataset, k=p.k, psi=p.psi, t=p.t, **common)
+        progress(i / len(p.methods), f"{METHODS[m]}: brute force and ball tree (one thread each)")
+        row = dict(memo(method_times)(m, p.dataset, psi=p.psi, t=p.t, k=p.k, leaf_size=p.leaf_size, **common))
+        progress((i + 0.5) / len(p.methods), f"{METHODS[m]}: precision@{p.k}")
+        prec = memo(precision)(m, p.dataset, k=p.k, psi=p.psi, t=p.t, **common)
         row[f"precision_at_{p.k}"] = prec["precision"]
         row["tie_share"] = prec["tie_share"]
         result.rows[m] = row
-        if progress is not None:
-            progress((i + 1) / len(p.methods))
+    progress(1.0, "done")
     return result
 
 
