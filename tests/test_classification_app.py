@@ -1,7 +1,33 @@
-"""The Classification lab page, driven headless with AppTest (both tabs)."""
+"""The Classification lab page, driven headless with AppTest (both tabs).
 
+The page's computations run at reduced size (smaller test samples and
+streams): these tests check what the page shows and keeps in its links; the
+experiments' effects are tested in test_classification.py.
+"""
+
+from dataclasses import replace
+
+import pytest
 
 import apptest
+from ikviz.experiments import classification as exp
+from ikviz.experiments import online as onl
+
+FULL_SVM, FULL_ONLINE = exp.run, onl.run
+
+
+def small_svm(p, *, memo=None, progress=None):
+    return FULL_SVM(replace(p, data=replace(p.data, n_test=min(p.data.n_test, 1000))), memo=memo, progress=progress)
+
+
+def small_online(p, *, memo=None, progress=None):
+    return FULL_ONLINE(replace(p, n=min(p.n, 1000), prefix=min(p.prefix, 200)), memo=memo, progress=progress)
+
+
+@pytest.fixture(autouse=True)
+def _small_computations(monkeypatch):
+    monkeypatch.setattr(exp, "run", small_svm)
+    monkeypatch.setattr(onl, "run", small_online)
 
 PAGE = "classification"
 FAST = {"tuning": "fixed", "o_data": "density-ratio", "o_n": "2000", "prefix": "200"}

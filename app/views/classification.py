@@ -4,12 +4,12 @@ import math
 
 import streamlit as st
 
+import store
 import ui
 from ikviz.data import dataset_names, density_ratio_layout
 from ikviz.experiments import classification as exp
 from ikviz.experiments import online as onl
-from ikviz.experiments.online import METHODS
-from ikviz.learn.svm import KERNELS, LABELS, TUNED, cv_accuracy
+from ikviz.learn.svm import KERNELS, LABELS, TUNED
 from ikviz.plots import classification as plots
 
 DATASETS = ["density-ratio", "w-gaussians"] + [n for n in dataset_names()]
@@ -23,40 +23,6 @@ SEEDS = [3, 5, 10, 20]
 
 def _label(value: float) -> str:
     return f"2^{int(round(math.log2(value)))}" if value > 0 else str(value)
-
-
-# Each cached piece takes only what it depends on, so a control recomputes only what it affects.
-make_data = st.cache_data(max_entries=20, show_spinner=False)(exp.make_data)
-
-
-@st.cache_data(max_entries=2000, show_spinner=False)
-def cv_score(kernel, value, spec, C, t, ik_method, seed):
-    X, y, _, _ = make_data(spec)
-    return cv_accuracy(kernel, value, X, y, C=C, t=t, ik_method=ik_method, seed=seed)
-
-
-@st.cache_data(max_entries=200, show_spinner=False)
-def fitted(kernel, params_items, p):
-    data = make_data(p.data)
-    ev, model = exp.evaluate(kernel, dict(params_items), p, data)
-    regions = exp.decision_regions(model, data[0]) if data[0].shape[1] == 2 else None
-    return ev, regions
-
-
-@st.cache_data(max_entries=20, show_spinner=False)
-def paired(p, seeds, _progress=None):  # the leading underscore keeps the callback out of the cache key
-    return exp.paired_runs(p, seeds, progress=_progress)
-
-stream = st.cache_data(max_entries=10, show_spinner=False)(onl.make_stream)
-
-
-@st.cache_data(max_entries=100, show_spinner=False)
-def learn(method, p, eta):
-    X, y = stream(p.dataset, p.n, p.seed, p.ratio, p.w)
-    return onl.run_method(method, X, y, p, eta)
-
-
-step_size = st.cache_data(max_entries=100, show_spinner=False)(onl.step_size)
 
 
 def svm_tab():
@@ -99,31 +65,12 @@ def svm_tab():
     p = exp.Params(data=spec, kernels=KERNELS, tuning=tuning, grid=grid, gamma=float(gamma), psi=int(psi), t=int(t),
                    ik_method=ik_method, seed=int(seed))
     with ui.guarded("the SVM comparison"):
-        with st.spinner("Generating data…"):
-            data = make_data(spec)
-        grids = {k: exp.candidates(k, p, data[0]) for k in p.kernels}
-        total = sum(len(v) for v in grids.values())
-        bar = st.progress(0.0, text="Cross-validating…") if total else None
-        done, evals, cv, regions = 0, [], {}, {}
-        for k in p.kernels:
-            scores = []
-            for v in grids[k]:
-                scores.append(cv_score(k, v, spec, p.C, p.t, p.ik_method, p.seed))
-                done += 1
-                bar.progress(done / total, text=f"Cross-validating {LABELS[k]}: {done}/{total}")
-            cv[k] = (grids[k], scores)
-        if bar:
-            bar.empty()
-        with st.spinner("Fitting and testing…"):
-            for k in p.kernels:
-                ev, reg = fitted(k, tuple(exp.chosen(k, p, *cv[k]).items()), p)
-                evals.append(ev)
-                if reg is not None:
-                    regions[k] = reg
-        result = exp.Result(p, tuple(evals), cv, regions, data[0], data[1])
+        result = store.compute(exp.run, p)
+        regions = result.regions
+        n_test = len(store.compute(exp.make_data, spec)[2])
         st.dataframe(_svm_table(result), hide_index=True)
         if not ui.presenting():
-            st.caption(f"{len(data[0])} training and {len(data[2])} test points. FPR: negatives (sparse class) "
+            st.caption(f"{len(result.X_train)} training and {n_test} test points. FPR: negatives (sparse class) "
                        "called positive; FNR: positives called negative (binary data only). Times are wall-clock "
                        "seconds on this machine, kernel computation included.")
         if regions:
@@ -151,10 +98,8 @@ def svm_tab():
                         help="Every kernel on the same data per seed; CV per seed. Slow: a few seconds per seed.")
     if go:
         with ui.guarded("the paired runs"):
-            bar = st.progress(0.0, text="Paired runs…")
             seeds = tuple(range(int(seed), int(seed) + n_seeds))
-            res = paired(p, seeds, lambda f: bar.progress(min(f, 1.0), text=f"Paired runs… {f:.0%}"))
-            bar.empty()
+            res = store.compute(exp.paired_runs, p, seeds)
             with c2:
                 st.dataframe([{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
                               for r in res.summary()], hide_index=True)
@@ -238,16 +183,7 @@ def online_tab():
                    n_sets=int(n_sets), max_anchors=int(anchors), eta=float(eta), prefix=int(prefix), seed=int(seed),
                    tune_eta=bool(tune))
     with ui.guarded("the online learners"):
-        bar = st.progress(0.0, text="Learning…")
-        results, etas = [], []
-        for i, m in enumerate(METHODS):
-            if tune:
-                bar.progress(i / len(METHODS), text=f"{m}: trying {len(onl.ETAS)} step sizes…")
-            etas.append(step_size(m, p))
-            bar.progress(i / len(METHODS), text=f"{m}…")
-            results.append(learn(m, p, etas[-1]))
-        bar.empty()
-        result = onl.Result(p, tuple(results), tuple(etas))
+        result = store.compute(onl.run, p)
         st.plotly_chart(plots.mistake_curve_figure(result), key="mistakes")
         st.dataframe([{"method": r["method"], "final mistake rate": round(r["mistake rate"], 4),
                        "η": r["η"], "seconds": round(r["seconds"], 3), "examples/s": int(r["examples/s"]),

@@ -13,14 +13,15 @@ Building blocks, each pure and separately cacheable by the page:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler
 
 from ..data import density_ratio, load_dataset, w_gaussians
-from ..learn.svm import KERNELS, TUNED, Evaluation, cv_accuracy, fit_evaluate, param_grid
+from ..learn.svm import KERNELS, LABELS, TUNED, Evaluation, cv_accuracy, fit_evaluate, param_grid
+from ..runner import Memo, Progress, resolve, within
 
 SYNTHETIC = ("density-ratio", "w-gaussians")
 
@@ -88,6 +89,7 @@ class Params:
     C: float = 1.0
     ik_method: str = "iforest"
     seed: int = 0
+    regions: bool = True          # draw each model's decision regions (2-D data only)
 
 
 def check_params(p: Params) -> None:
@@ -114,6 +116,26 @@ def chosen(kernel: str, p: Params, values: list, scores: list) -> dict:
     if p.tuning == "fixed" or not values:
         return {name: p.gamma if name == "gamma" else p.psi}
     return {name: values[int(np.argmax(scores))]}
+
+
+def cv_score(kernel: str, value, spec: DataSpec, *, C: float, t: int, ik_method: str, seed: int,
+             memo: Memo | None = None) -> float:
+    """5-fold CV accuracy of ``kernel`` with its tuned parameter at ``value`` (a block of :func:`run`)."""
+    memo, _ = resolve(memo, None)
+    X, y, _, _ = memo(make_data)(spec)
+    return cv_accuracy(kernel, value, X, y, C=C, t=t, ik_method=ik_method, seed=seed)
+
+
+def fit_and_test(kernel: str, params: tuple, p: Params, *, memo: Memo | None = None) -> tuple[Evaluation, tuple | None]:
+    """``kernel`` with ``params`` (``(name, value)`` pairs) fitted and tested, and its decision regions.
+
+    A block of :func:`run`: the regions are drawn only for 2-D data when ``p.regions``.
+    """
+    memo, _ = resolve(memo, None)
+    data = memo(make_data)(p.data)
+    ev, model = evaluate(kernel, dict(params), p, data)
+    regions = decision_regions(model, data[0]) if p.regions and data[0].shape[1] == 2 else None
+    return ev, regions
 
 
 def evaluate(kernel: str, params: dict, p: Params, data) -> tuple[Evaluation, object]:
@@ -151,30 +173,33 @@ class Result:
                  "train s": e.train_seconds, "test s": e.test_seconds} for e in self.evaluations]
 
 
-def run(p: Params, progress=None, regions: bool = True) -> Result:
+def run(p: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
     """Tune (or fix), fit and evaluate every kernel of ``p`` on one draw of the data.
 
-    ``progress(fraction)``, if given, is called after every CV candidate; ``regions=False``
-    skips the decision-region grids.
+    Every CV candidate and every final fit is a block of ``memo``;
+    ``progress(fraction, text)`` is called before each.
     """
+    memo, progress = resolve(memo, progress)
     check_params(p)
-    data = make_data(p.data)
+    data = memo(make_data)(p.data)
     X, y = data[0], data[1]
     grids = {k: candidates(k, p, X) for k in p.kernels}
-    total, done = max(1, sum(len(v) for v in grids.values())), 0
+    total, done = sum(len(v) for v in grids.values()) + len(p.kernels), 0
     evals, cv, drawn = [], {}, {}
     for k in p.kernels:
         scores = []
-        for v in grids[k]:
-            scores.append(cv_accuracy(k, v, X, y, C=p.C, t=p.t, ik_method=p.ik_method, seed=p.seed))
+        for i, v in enumerate(grids[k], 1):
+            progress(done / total, f"{LABELS[k]}: CV {i} of {len(grids[k])}")
+            scores.append(memo(cv_score)(k, v, p.data, C=p.C, t=p.t, ik_method=p.ik_method, seed=p.seed))
             done += 1
-            if progress:
-                progress(done / total)
         cv[k] = (list(grids[k]), scores)
-        ev, model = evaluate(k, chosen(k, p, grids[k], scores), p, data)
+        progress(done / total, f"{LABELS[k]}: fitting and testing")
+        ev, regions = memo(fit_and_test)(k, tuple(chosen(k, p, grids[k], scores).items()), p)
+        done += 1
         evals.append(ev)
-        if regions and X.shape[1] == 2:
-            drawn[k] = decision_regions(model, X)
+        if regions is not None:
+            drawn[k] = regions
+    progress(1.0, "done")
     return Result(p, tuple(evals), cv, drawn, X, y)
 
 
@@ -204,16 +229,16 @@ class PairedResult:
         return float(diff.mean()), float(diff.std(ddof=1)) if diff.size > 1 else 0.0, int((diff < 0).sum())
 
 
-def paired_runs(p: Params, seeds, progress=None) -> PairedResult:
+def paired_runs(p: Params, seeds, *, memo: Memo | None = None, progress: Progress | None = None) -> PairedResult:
     """Repeat :func:`run` (without decision regions) for each seed; all kernels see the same data per seed."""
+    memo, progress = resolve(memo, progress)
     seeds = tuple(int(s) for s in seeds)
     if not seeds:
         raise ValueError("paired_runs needs at least one seed.")
     metrics = {(k, m): np.empty(len(seeds)) for k in p.kernels for m in ("accuracy", "FPR", "FNR")}
     for i, s in enumerate(seeds):
-        q = Params(**{**p.__dict__, "seed": s, "data": DataSpec(**{**p.data.__dict__, "seed": s})})
-        sub = None if progress is None else (lambda f, i=i: progress((i + f) / len(seeds)))
-        res = run(q, progress=sub, regions=False)
+        q = replace(p, seed=s, data=replace(p.data, seed=s), regions=False)
+        res = run(q, memo=memo, progress=within(progress, i / len(seeds), (i + 1) / len(seeds), f"seed {s}"))
         for e in res.evaluations:
             metrics[(e.kernel, "accuracy")][i] = e.accuracy
             metrics[(e.kernel, "FPR")][i] = e.fpr
@@ -234,14 +259,15 @@ class DensityRatioParams:
     seed: int = 0
 
 
-def run_density_ratio(p: DensityRatioParams, progress=None) -> dict:
+def run_density_ratio(p: DensityRatioParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """{ratio: PairedResult} over seeds ``seed .. seed + n_seeds - 1``."""
+    memo, progress = resolve(memo, progress)
     out = {}
     for i, r in enumerate(p.ratios):
         base = Params(data=DataSpec("density-ratio", ratio=float(r), n=500, n_test=p.n_test), kernels=p.kernels,
                       t=p.t, ik_method=p.ik_method)
-        sub = None if progress is None else (lambda f, i=i: progress((i + f) / len(p.ratios)))
-        out[float(r)] = paired_runs(base, range(p.seed, p.seed + p.n_seeds), progress=sub)
+        sub = within(progress, i / len(p.ratios), (i + 1) / len(p.ratios), f"ratio {r:g}")
+        out[float(r)] = paired_runs(base, range(p.seed, p.seed + p.n_seeds), memo=memo, progress=sub)
     return out
 
 
@@ -258,11 +284,12 @@ class WGaussiansParams:
     seed: int = 0
 
 
-def run_wgaussians(p: WGaussiansParams, progress=None) -> dict:
+def run_wgaussians(p: WGaussiansParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """{grid: Result} on the same data; IK is the aNNE (Voronoi) version with t = 200, as in ting2021."""
+    memo, progress = resolve(memo, progress)
     out = {}
-    for g in p.grids:
+    for i, g in enumerate(p.grids):
         q = Params(data=DataSpec("w-gaussians", w=p.w, n=p.n, n_test=p.n_test, seed=p.seed), kernels=p.kernels,
-                   grid=g, t=p.t, ik_method="anne", seed=p.seed)
-        out[g] = run(q, regions=False)
+                   grid=g, t=p.t, ik_method="anne", seed=p.seed, regions=False)
+        out[g] = run(q, memo=memo, progress=within(progress, i / len(p.grids), (i + 1) / len(p.grids), g))
     return out

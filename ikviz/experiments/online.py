@@ -15,8 +15,8 @@ from sklearn.preprocessing import MinMaxScaler
 
 from ..data import density_ratio, load_dataset, w_gaussians
 from ..learn import FOGDClassifier, IKOGDClassifier, NOGDClassifier, RandLocalOGDClassifier
+from ..runner import Memo, Progress, resolve, within
 
-STREAMS = ("density-ratio", "w-gaussians")
 #: the learners of the lab, in the order they are shown
 METHODS = ("FOGD", "NOGD", "IK+OGD", "RandLocal+OGD")
 
@@ -128,6 +128,13 @@ def run_method(method: str, X, y, p: Params, eta: float | None = None) -> Stream
     return StreamResult(method, np.array(clf.mistakes_), seconds, int(width))
 
 
+def learn(method: str, p: Params, eta: float, *, memo: Memo | None = None) -> StreamResult:
+    """One pass of ``method`` over ``p``'s stream with step size ``eta`` (a block of :func:`run`)."""
+    memo, _ = resolve(memo, None)
+    X, y = memo(make_stream)(p.dataset, p.n, p.seed, p.ratio, p.w)
+    return run_method(method, X, y, p, eta)
+
+
 def tune_eta(method: str, p: Params) -> tuple[float, dict[float, float]]:
     """The step size of :data:`ETAS` with the fewest mistakes for ``method``, and each one's mistake rate.
 
@@ -162,15 +169,17 @@ class Result:
                 for r, eta in zip(self.results, etas)]
 
 
-def run(p: Params, progress=None) -> Result:
-    """Run every method of ``p`` on the same stream; ``progress(fraction)`` after each method."""
-    X, y = make_stream(p.dataset, p.n, p.seed, p.ratio, p.w)
+def run(p: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Run every method of ``p`` on the same stream (each method's step size and pass a block of ``memo``)."""
+    memo, progress = resolve(memo, progress)
     out, etas = [], []
     for i, m in enumerate(p.methods):
-        etas.append(step_size(m, p))
-        out.append(run_method(m, X, y, p, etas[-1]))
-        if progress:
-            progress((i + 1) / len(p.methods))
+        if p.tune_eta:
+            progress(i / len(p.methods), f"{m}: trying {len(ETAS)} step sizes")
+        etas.append(memo(step_size)(m, p))
+        progress((i + 0.5) / len(p.methods), f"{m}: one pass over {p.n:,} examples")
+        out.append(memo(learn)(m, p, etas[-1]))
+    progress(1.0, "done")
     return Result(p, tuple(out), tuple(etas))
 
 
@@ -185,13 +194,16 @@ class ReproParams:
     tune_eta: bool = True
 
 
-def run_repro(p: ReproParams) -> dict:
+def run_repro(p: ReproParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """{dataset: {method: {"mistake rate": (mean, std), "seconds": (mean, std)}}} with default learner settings."""
+    memo, progress = resolve(memo, progress)
     out = {}
-    for name in p.datasets:
+    for j, name in enumerate(p.datasets):
         per = {m: ([], []) for m in METHODS}
         for s in range(p.seed, p.seed + p.n_seeds):
-            res = run(Params(dataset=name, n=p.n, seed=s, tune_eta=p.tune_eta))
+            step = (j * p.n_seeds + s - p.seed) / (len(p.datasets) * p.n_seeds)
+            res = run(Params(dataset=name, n=p.n, seed=s, tune_eta=p.tune_eta), memo=memo,
+                      progress=within(progress, step, step + 1 / (len(p.datasets) * p.n_seeds), f"{name}, seed {s}"))
             for r in res.results:
                 per[r.method][0].append(r.mistake_rate)
                 per[r.method][1].append(r.seconds)
