@@ -197,7 +197,7 @@ def test_match_labels_renames_clusters_after_their_classes():
 
 
 def test_w_gaussians_view_puts_each_cluster_on_its_own_axis():
-    data = ex.Data("w_gaussians", w=5, n_per_cluster=50)
+    data = ex.Data("w-gaussians", w=5, n_per_cluster=50)
     X2, (_, y) = ex.projection(data), ex.load(data)
     assert X2.shape == (100, 2)
     assert np.all(X2[y == 0, 1] == 0) and np.all(X2[y == 1, 0] == 0) and np.all(X2[:, :] >= 0)
@@ -213,7 +213,7 @@ def test_scores_ignore_label_names_and_minmax_zeroes_constant_features():
 
 
 # ------------------------------------------------------------------ the experiment
-SMALL = ex.Data("w_gaussians", w=1, n_per_cluster=100)
+SMALL = ex.Data("w-gaussians", w=1, n_per_cluster=100)
 
 
 def test_fig2_only_the_height_limited_iforest_separates_the_w1_clusters():
@@ -240,8 +240,9 @@ def test_evaluate_is_seeded_and_averages_trials():
 
 def test_sweep_reports_every_grid_point_and_its_best():
     calls = []
-    s = ex.sweep(SMALL, "spectral", "gk", progress=lambda i, total: calls.append((i, total)))
-    assert s.values == ex.MU_GRID and calls[-1] == (11, 11) and len(calls) == 11
+    s = ex.sweep(SMALL, "spectral", "gk", progress=lambda f, text: calls.append((f, text)))
+    assert s.values == ex.MU_GRID and len(calls) == 11
+    assert calls[0] == (0.0, "μ (σ = d·μ) = 0.03125 (1 of 11)") and calls[-1][1].endswith("= 32 (11 of 11)")
     assert s.best.ami == pytest.approx(s.ami.max())
     assert s.best.param == ex.MU_GRID[int(np.argmax(s.ami))]
     # psi is clipped to n, without repeating a grid point
@@ -270,7 +271,7 @@ def test_real_and_density_ratio_data_load_scaled():
     X, y = ex.load(ex.Data("iris", max_points=100))
     assert X.shape == (100, 4) and X.min() == 0.0 and X.max() == 1.0 and np.unique(y).size == 3
     assert ex.projection(ex.Data("iris", max_points=100)).shape == (100, 2)
-    X, y = ex.load(ex.Data("density_ratio", n=100))
+    X, y = ex.load(ex.Data("density-ratio", n=100))
     assert X.shape == (100, 2) and np.unique(y).size == 2
     # ionosphere has a constant feature: it is zeroed, not a division by zero
     X, _ = ex.load(ex.Data("ionosphere"))

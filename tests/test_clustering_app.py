@@ -89,5 +89,5 @@ def test_real_and_density_ratio_data_render():
     at = open_page(data="iris", max_points="100", alg="density_peaks")
     assert not at.error and len(charts(at)) == 7
     assert any("first two principal components" in c.value for c in at.caption)
-    at = open_page(data="density_ratio", n_ratio="100")
+    at = open_page(data="density-ratio", n_ratio="100")
     assert not at.error and len(charts(at)) == 4

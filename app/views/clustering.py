@@ -4,6 +4,7 @@ density peaks and k-means with IK against Gaussian, adaptive Gaussian, distance 
 import numpy as np
 import streamlit as st
 
+import store
 import ui
 from ikviz.clustering import match_labels
 from ikviz.data import dataset_info
@@ -19,17 +20,11 @@ T_OPTIONS = [50, 100, 200, 500]
 TRIAL_OPTIONS = [1, 3, 5, 10]
 MODES = {"fixed": "one setting", "best": "best over the parameter grid"}
 
-# one cache entry per (data, method, parameter) point, so a sweep reuses every point already computed
-evaluate = st.cache_data(max_entries=600, show_spinner=False)(exp.evaluate)
-projection = st.cache_data(max_entries=30, show_spinner=False)(exp.projection)
-load = st.cache_data(max_entries=30, show_spinner=False)(exp.load)
-
-
 def dataset_label(name: str) -> str:
     """Selectbox label of a dataset."""
-    if name == "w_gaussians":
+    if name == "w-gaussians":
         return "w-Gaussians (ting2021 Fig. 2)"
-    if name == "density_ratio":
+    if name == "density-ratio":
         return "Density ratio (two classes, ting2018)"
     info = dataset_info(name)
     return f"{info.title} · {info.n}×{info.d}, {info.n_classes} classes"
@@ -48,8 +43,8 @@ ui.page_header(
 with st.sidebar:
     st.header("Clustering lab")
     names = exp.data_names()
-    dataset = ui.control(st.selectbox, "data", "data", "w_gaussians", options=names, format_func=dataset_label)
-    if dataset == "w_gaussians":
+    dataset = ui.control(st.selectbox, "data", "data", "w-gaussians", options=names, format_func=dataset_label)
+    if dataset == "w-gaussians":
         w = ui.control(st.select_slider, "w (dimensions of each cluster)", "w", 1, options=W_OPTIONS,
                        help="The data have 2w dimensions; cluster A uses the first w, cluster B the last w.")
         n_per_cluster = ui.control(st.select_slider, "points per cluster", "n_per", 500,
@@ -57,7 +52,7 @@ with st.sidebar:
         sigma_b = ui.control(st.select_slider, "spread of cluster B (A has 1)", "sigma_b", 1.0,
                              options=[1.0, 2.0, 3.0],
                              help="ting2021: with unequal spreads (e.g. 3) adaptive Gaussian also succeeds.")
-    if dataset == "density_ratio":
+    if dataset == "density-ratio":
         ratio = ui.control(st.select_slider, "density ratio", "ratio", 10.0, options=RATIO_OPTIONS)
         n_ratio = ui.control(st.select_slider, "points", "n_ratio", 500, options=N_RATIO_OPTIONS)
     if dataset not in exp.SYNTHETIC:
@@ -103,17 +98,15 @@ with ui.guarded("the clustering"):
     p = exp.Params(
         dataset=dataset, algorithm=algorithm, ik_variant=ik_variant, measures=tuple(measures), mode=mode,
         k=int(k), t=t, trials=trials, seed=int(seed),
-        **({"w": w, "n_per_cluster": n_per_cluster, "sigma_b": sigma_b} if dataset == "w_gaussians" else {}),
-        **({"ratio": ratio, "n_ratio": n_ratio} if dataset == "density_ratio" else {}),
+        **({"w": w, "n_per_cluster": n_per_cluster, "sigma_b": sigma_b} if dataset == "w-gaussians" else {}),
+        **({"ratio": ratio, "n_ratio": n_ratio} if dataset == "density-ratio" else {}),
         **({"max_points": max_points} if dataset not in exp.SYNTHETIC else {}),
         **({"psi": psi, "mu": mu if algorithm == "spectral" else 1.0,
             "ag_fraction": ag_fraction if "ag" in exp.MEASURES[algorithm] else 0.05,
             "eps_fraction": eps_pct / 100 if algorithm == "density_peaks" else 0.02} if mode == "fixed" else {}),
     )
     data = p.data()
-    with st.spinner("Loading the data…"):
-        X, y = load(data)
-        X2 = projection(data)
+    X, y = store.compute(exp.load, data)
     n, d = X.shape
     n_classes = int(np.unique(y).size)
     k_used = n_classes if p.k == 0 else p.k
@@ -131,28 +124,8 @@ with ui.guarded("the clustering"):
         st.caption(f"{n} points, {d} features (each scaled to [0, 1]), {n_classes} classes; k = {k_used} "
                    f"clusters. Plots show {view}, coloured by cluster.")
 
-    common = dict(k=p.k, t=p.t, trials=p.trials, seed=p.seed)
-    sweeps = {}
-    if mode == "best":
-        sizes = {m: len(exp.param_grid(m)[1]) for m in measures}
-        total, done = sum(sizes.values()), 0
-        bar = st.progress(0.0, text="Sweeping the parameter grids…")
-        for m in measures:
-            def tick(i, size, m=m, start=done):
-                bar.progress((start + i) / total, text=f"{exp.MEASURES[algorithm][m]}: {i} of {size}")
-
-            sweeps[m] = exp.sweep(data, algorithm, m, evaluate_fn=evaluate, progress=tick, **common)
-            done += sizes[m]
-        bar.empty()
-        evaluations = {m: s.best for m, s in sweeps.items()}
-    else:
-        evaluations = {}
-        with st.spinner("Clustering (the first run also loads the compiled kernels)…"):
-            for m in measures:
-                evaluations[m] = evaluate(data, algorithm, m, exp.fixed_param(p, m),
-                                          eps_fraction=p.eps_fraction, **common)
-
-    result = exp.Result(p, X2, y, evaluations, sweeps)
+    result = store.compute(exp.run, p)
+    X2, evaluations, sweeps = result.X2, result.evaluations, result.sweeps
     axis_titles = exp.projection_axes(data, d)[:2]
     cols = st.columns(1 + len(evaluations))
     with cols[0]:

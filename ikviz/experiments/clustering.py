@@ -15,16 +15,15 @@ height-limited iForest, fully grown iForest; see :data:`IK_VARIANTS`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
 from .. import clustering as cl
-from ..data import dataset_names, density_ratio, load_dataset, w_gaussians
+from ..data import canonical_name, dataset_names, density_ratio, load_dataset, w_gaussians
+from ..runner import Memo, Progress, resolve, within
 from .surfaces import IK_KERNELS, KERNELS
 
 #: IK variant key -> (label, IsolationKernel keyword arguments)
@@ -52,14 +51,14 @@ EPS_FRACTIONS = tuple(round(0.01 * i, 2) for i in range(1, 100))
 #: wang2017 §4.4: RandLocal with T = 400 sets and epsilon = 1e-4 for clustering
 RANDLOCAL = {"n_sets": 400, "epsilon": 1e-4}
 
-SYNTHETIC = ("w_gaussians", "density_ratio")
+SYNTHETIC = ("w-gaussians", "density-ratio")
 
 
 @dataclass(frozen=True)
 class Data:
     """Which data to cluster. Real datasets are subsampled to ``max_points`` (seeded)."""
 
-    name: str = "w_gaussians"     # "w_gaussians", "density_ratio" or a bundled dataset name
+    name: str = "w-gaussians"     # "w-gaussians", "density-ratio" or a bundled dataset name
     w: int = 1                    # w-Gaussians: dimensions of each cluster's subspace
     n_per_cluster: int = 500      # w-Gaussians
     sigma_b: float = 1.0          # w-Gaussians: spread of the second cluster (3 = unequal variances)
@@ -74,12 +73,12 @@ def data_names() -> list[str]:
     return [*SYNTHETIC, *dataset_names()]
 
 
-@lru_cache(maxsize=16)
 def load(data: Data) -> tuple[np.ndarray, np.ndarray]:
     """``(X, y)`` for ``data``, each feature min-max scaled to [0, 1] (ting2021 App. B)."""
-    if data.name == "w_gaussians":
+    data = replace(data, name=canonical_name(data.name))
+    if data.name == "w-gaussians":
         X, y = w_gaussians(data.n_per_cluster, data.w, sigma_b=data.sigma_b, seed=data.seed)
-    elif data.name == "density_ratio":
+    elif data.name == "density-ratio":
         X, y = density_ratio(n=data.n, ratio=data.ratio, seed=data.seed)
     else:
         X, y = load_dataset(data.name)
@@ -91,17 +90,18 @@ def load(data: Data) -> tuple[np.ndarray, np.ndarray]:
     return cl.minmax(X), np.asarray(y)
 
 
-def projection(data: Data) -> np.ndarray:
+def projection(data: Data, *, memo: Memo | None = None) -> np.ndarray:
     """2-D coordinates for the scatter plots (their axis names: :func:`projection_axes`).
 
     2-D data as they are; w-Gaussians with w > 1 as the length of each point's part in
     cluster A's subspace against its part in cluster B's (A lies on the x axis, B on the
     y axis, as in the w = 1 picture); anything else as its first two principal components.
     """
-    X, _ = load(data)
+    memo, _ = resolve(memo, None)
+    X, _ = memo(load)(data)
     if X.shape[1] == 2:
         return X
-    if data.name == "w_gaussians":
+    if data.name == "w-gaussians":
         raw, _ = w_gaussians(data.n_per_cluster, data.w, sigma_b=data.sigma_b, seed=data.seed)
         return np.column_stack([np.linalg.norm(raw[:, :data.w], axis=1), np.linalg.norm(raw[:, data.w:], axis=1)])
     if X.shape[1] == 1:
@@ -113,7 +113,7 @@ def projection_axes(data: Data, d: int) -> tuple[str, str, str]:
     """Axis titles of :func:`projection` for ``d``-feature data, and a phrase saying what the view is."""
     if d == 2:
         return "x₁", "x₂", "the data"
-    if data.name == "w_gaussians":
+    if data.name == "w-gaussians":
         return ("‖x‖ in A's subspace", "‖x‖ in B's subspace",
                 f"each point's length in cluster A's {data.w} dimensions against B's (unscaled)")
     return "PC 1", "PC 2", f"the first two principal components of the {d}-D data"
@@ -221,7 +221,8 @@ def _density_peaks_trial(model, X, y, eps_fraction):
 
 
 def evaluate(data: Data, algorithm: str, measure: str, param=None, *, k: int = 0, t: int = 200,
-             trials: int = 1, eps_fraction: float | None = 0.02, seed: int = 0) -> Evaluation:
+             trials: int = 1, eps_fraction: float | None = 0.02, seed: int = 0,
+             memo: Memo | None = None) -> Evaluation:
     """Cluster ``data`` with ``algorithm`` on ``measure`` at parameter ``param`` and score it.
 
     ``param``: ψ for IK, μ for GK (σ = d·μ), k/n for AG, unused otherwise.
@@ -235,7 +236,8 @@ def evaluate(data: Data, algorithm: str, measure: str, param=None, *, k: int = 0
     check_measure(algorithm, measure)
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ValueError(f"trials must be a positive integer; got {trials!r}.")
-    X, y = load(data)
+    memo, _ = resolve(memo, None)
+    X, y = memo(load)(data)
     n, d = X.shape
     k = int(np.unique(y).size) if k == 0 else k
     if k > n:
@@ -279,24 +281,23 @@ class Sweep:
 
 
 def sweep(data: Data, algorithm: str, measure: str, *, k: int = 0, t: int = 200, trials: int = 1, seed: int = 0,
-          evaluate_fn: Callable[..., Evaluation] | None = None,
-          progress: Callable[[int, int], None] | None = None) -> Sweep:
+          memo: Memo | None = None, progress: Progress | None = None) -> Sweep:
     """Evaluate every value of ``measure``'s grid (density peaks: each at its best cutoff).
 
-    ``evaluate_fn`` replaces :func:`evaluate` (the app passes its cached copy);
-    ``progress(done, total)`` is called after each grid point.
+    Each grid point is a block of ``memo`` (a sweep reuses every point already
+    computed); ``progress(fraction, text)`` is called before each.
     """
+    memo, progress = resolve(memo, progress)
     check_measure(algorithm, measure)
-    fn = evaluate if evaluate_fn is None else evaluate_fn
     name, values = param_grid(measure)
-    X, _ = load(data)
+    X, _ = memo(load)(data)
     if name == "ψ":
         values = tuple(dict.fromkeys(min(v, X.shape[0]) for v in values))
     evals = []
     for i, value in enumerate(values):
-        evals.append(fn(data, algorithm, measure, value, k=k, t=t, trials=trials, eps_fraction=None, seed=seed))
-        if progress is not None:
-            progress(i + 1, len(values))
+        progress(i / len(values), f"{name} = {value:g} ({i + 1} of {len(values)})" if name else "")
+        evals.append(memo(evaluate)(data, algorithm, measure, value, k=k, t=t, trials=trials, eps_fraction=None,
+                                    seed=seed))
     ami = np.array([e.ami for e in evals])
     best = evals[int(np.argmax(ami))]
     if not name and algorithm == "density_peaks":
@@ -310,7 +311,7 @@ def sweep(data: Data, algorithm: str, measure: str, *, k: int = 0, t: int = 200,
 class Params:
     """One view of the clustering lab: a dataset, an algorithm, its measures, fixed or best-over-grid."""
 
-    dataset: str = "w_gaussians"
+    dataset: str = "w-gaussians"
     w: int = 1
     n_per_cluster: int = 500
     sigma_b: float = 1.0
@@ -361,22 +362,28 @@ class Result:
     sweeps: dict[str, Sweep] = field(default_factory=dict)
 
 
-def run(p: Params = Params()) -> Result:
-    """Compute one view of the clustering lab."""
+def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Compute one view of the clustering lab (every evaluation a block of ``memo``)."""
+    memo, progress = resolve(memo, progress)
     if p.mode not in ("fixed", "best"):
         raise ValueError(f"mode must be 'fixed' or 'best'; got {p.mode!r}.")
     measures = list(p.measures) or view_measures(p.algorithm, p.ik_variant)
     data = p.data()
-    _, y = load(data)
+    _, y = memo(load)(data)
     common = dict(k=p.k, t=p.t, trials=p.trials, seed=p.seed)
     evals, sweeps = {}, {}
-    for m in measures:
+    for i, m in enumerate(measures):
+        label = MEASURES[p.algorithm][m]
         if p.mode == "best":
-            sweeps[m] = sweep(data, p.algorithm, m, **common)
+            sweeps[m] = sweep(data, p.algorithm, m, memo=memo,
+                              progress=within(progress, i / len(measures), (i + 1) / len(measures), label), **common)
             evals[m] = sweeps[m].best
         else:
-            evals[m] = evaluate(data, p.algorithm, m, fixed_param(p, m), eps_fraction=p.eps_fraction, **common)
-    return Result(p, projection(data), y, evals, sweeps)
+            progress(i / len(measures), label)
+            evals[m] = memo(evaluate)(data, p.algorithm, m, fixed_param(p, m), eps_fraction=p.eps_fraction,
+                                      **common)
+    progress(1.0, "done")
+    return Result(p, memo(projection)(data), y, evals, sweeps)
 
 
 def summary(result: Result) -> list[dict]:
@@ -415,28 +422,30 @@ class WGaussiansResult:
     y_w1: np.ndarray
 
 
-def run_wgaussians(p: WGaussiansParams = WGaussiansParams(),
-                   progress: Callable[[str], None] | None = None) -> WGaussiansResult:
+def run_wgaussians(p: WGaussiansParams = WGaussiansParams(), *, memo: Memo | None = None,
+                   progress: Progress | None = None) -> WGaussiansResult:
     """Sweep every algorithm x measure over the Table 7 grid on w-Gaussians for each w in ``p.ws``."""
+    memo, progress = resolve(memo, progress)
     if not p.ws:
         raise ValueError("ws must list at least one w.")
     ami, nmi, best = ({a: {m: {} for m in MEASURES[a]} for a in ALGORITHMS} for _ in range(3))
     sweeps_w1: dict[str, dict[str, Sweep]] = {a: {} for a in ALGORITHMS}
     w_first = p.ws[0]
+    jobs = [(w, a, m) for w in p.ws for a in ALGORITHMS for m in MEASURES[a]]
     for w in p.ws:
-        data = Data("w_gaussians", w=w, n_per_cluster=p.n_per_cluster, sigma_b=p.sigma_b, seed=p.seed)
+        data = Data("w-gaussians", w=w, n_per_cluster=p.n_per_cluster, sigma_b=p.sigma_b, seed=p.seed)
         for a in ALGORITHMS:
             for m in MEASURES[a]:
-                s = sweep(data, a, m, t=p.t, trials=p.trials, seed=p.seed)
+                i = jobs.index((w, a, m))
+                s = sweep(data, a, m, t=p.t, trials=p.trials, seed=p.seed, memo=memo,
+                          progress=within(progress, i / len(jobs), (i + 1) / len(jobs), f"w = {w}, {a}, {m}"))
                 ami[a][m][w] = float(s.best.ami)
                 nmi[a][m][w] = float(s.best.nmi)
                 best[a][m][w] = {"param": s.best.param, "eps_fraction": s.best.eps_fraction}
                 if w == w_first:
                     sweeps_w1[a][m] = s
-                if progress is not None:
-                    progress(f"w={w} {a} {m}: AMI {s.best.ami:.2f}")
-    data1 = Data("w_gaussians", w=w_first, n_per_cluster=p.n_per_cluster, sigma_b=p.sigma_b, seed=p.seed)
-    return WGaussiansResult(p, ami, nmi, best, sweeps_w1, projection(data1), load(data1)[1])
+    data1 = Data("w-gaussians", w=w_first, n_per_cluster=p.n_per_cluster, sigma_b=p.sigma_b, seed=p.seed)
+    return WGaussiansResult(p, ami, nmi, best, sweeps_w1, memo(projection)(data1), memo(load)(data1)[1])
 
 
 __all__ = ["Data", "Params", "Result", "Evaluation", "Sweep", "run", "evaluate", "estimator", "sweep", "load",
