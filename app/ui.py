@@ -30,7 +30,9 @@ def _parse(raw: str, default, options=None, min_value=None, max_value=None):
     except (TypeError, ValueError):
         return default
     if options is not None:
-        match = [o for o in options if str(o) == str(value) or o == value]
+        # old links spelled data set names with underscores (w_gaussians): one naming scheme now
+        match = [o for o in options if str(o) == str(value) or o == value
+                 or str(o) == str(value).replace("_", "-")]
         return match[0] if match else default
     if min_value is not None and value < min_value:
         return default

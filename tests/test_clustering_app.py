@@ -91,3 +91,8 @@ def test_real_and_density_ratio_data_render():
     assert any("first two principal components" in c.value for c in at.caption)
     at = open_page(data="density-ratio", n_ratio="100")
     assert not at.error and len(charts(at)) == 4
+
+
+def test_old_links_with_underscored_data_names_still_open_that_data():
+    at = open_page(data="density_ratio", n_ratio="100")
+    assert at.selectbox(key="_w_data").value == "density-ratio" and at.query_params["data"] == "density-ratio"

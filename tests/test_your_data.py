@@ -11,7 +11,11 @@ from ikviz.experiments import your_data as exp
 
 
 
-@pytest.mark.parametrize("name", dataset_names())
+FAST_NAMES = ("iris", "wine", "a9a")  # the rest run in the slow set
+
+
+@pytest.mark.parametrize("name", [n if n in FAST_NAMES else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in dataset_names()])
 def test_every_bundled_dataset_runs_through_every_check(name):
     X, y = load_dataset(name)
     small = subsample(UserData(X, y, [], "label", [str(c) for c in np.unique(y)]), 150, seed=0)
@@ -90,3 +94,59 @@ def test_single_class_upload_explains_which_checks_need_classes():
     at = open_page(upload=b"a,b,label\n1,2,x\n2,3,x\n3,1,x\n4,4,x\n", source="upload a file")
     info = " ".join(i.value for i in at.info)
     assert "at least two classes" in info and not at.error
+
+
+# ------------------------------------------------------------------ a file bigger than memory (Dask)
+@pytest.fixture(scope="module")
+def parquet_folder(tmp_path_factory):
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 4))
+    y = np.where(X[:, 0] * X[:, 1] > 0, "yes", "no")  # XOR: no linear model on the raw features learns it
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(label=y)
+    folder = tmp_path_factory.mktemp("big")
+    frame.iloc[:2500].to_parquet(folder / "part0.parquet")
+    frame.iloc[2500:].to_parquet(folder / "part1.parquet")
+    return folder, X, y
+
+
+def test_big_file_sample_is_the_same_rows_as_in_memory_and_ik_learns_over_all_rows(parquet_folder):
+    folder, X, y = parquet_folder
+    p = exp.BigFileParams(str(folder), label="label", psi=16, t=50, prefix=500, sample_rows=300, seed=3)
+    reports = []
+    res = exp.big_file_check(p, progress=lambda f, text: reports.append((f, text)))
+    rows = np.sort(np.random.default_rng(3).choice(4000, 300, replace=False))
+    np.testing.assert_array_equal(res.sample.X, X[rows])          # drawn by row index, across both files
+    assert [res.sample.classes[c] for c in res.sample.y] == list(y[rows])
+    assert res.n_rows == 4000 and res.features == ["a", "b", "c", "d"]
+    assert res.learn.n_train + res.learn.n_test == 4000
+    assert res.learn.accuracy["IK+OGD"] > 0.8 and 0.4 < res.learn.accuracy["FOGD"] <= 1
+    fractions = [f for f, _ in reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert any("over 4,000 rows: block" in text for _, text in reports)
+
+
+def test_big_file_paths_are_checked_before_anything_is_read(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="No file or folder"):
+        exp.check_data_path(str(tmp_path / "missing.parquet"))
+    (tmp_path / "notes.docx").write_bytes(b"x")
+    with pytest.raises(ValueError, match="not a Parquet or CSV file"):
+        exp.check_data_path(str(tmp_path / "notes.docx"))
+    monkeypatch.setenv(exp.DATA_ROOT_ENV, str(tmp_path / "allowed"))
+    with pytest.raises(ValueError, match="outside the folder this server reads data from"):
+        exp.check_data_path(str(tmp_path))
+
+
+def test_big_file_page_reads_a_server_path_and_explains_a_bad_one(parquet_folder):
+    import apptest
+
+    folder, _, _ = parquet_folder
+    at = apptest.open_page("your_data", source="a big file on this server", path=str(folder))
+    assert at.selectbox(key="big_label").value == "label"
+    at.button(key="btn_big").click().run()
+    assert not at.exception and not at.error
+    assert any("random sample of 2,000 of the 4,000 rows" in c.value for c in at.caption)
+    assert "held-out" in " ".join(at.dataframe[0].value.columns)
+    bad = apptest.open_page("your_data", source="a big file on this server", path=str(folder / "nothing"))
+    assert any("No file or folder" in e.value for e in bad.error) and not bad.exception

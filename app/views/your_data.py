@@ -1,35 +1,20 @@
 """Your data: load a CSV / LIBSVM file or a bundled dataset and check whether IK helps on it."""
 
+import os
+
 import numpy as np
 import streamlit as st
 
+import store
 import ui
-from ikviz.data import dataset_info, dataset_names, load_dataset
+from ikviz.data import dataset_info, dataset_names
 from ikviz.data import upload
 from ikviz.experiments import your_data as exp
 from ikviz.plots import your_data as plots
 
 MAX_ROWS_OPTIONS = [500, 1000, 2000, 5000]
 PSI_OPTIONS = [4, 8, 16, 32, 64, 128, 256]
-
-
-@st.cache_data(max_entries=20, show_spinner=False)
-def read_upload(raw: bytes, label, missing: str):
-    return upload.read_table(raw, label=label, missing=missing)
-
-
-@st.cache_data(max_entries=20, show_spinner=False)
-def bundled(name: str):
-    X, y = load_dataset(name)
-    info = dataset_info(name)
-    classes = [str(c) for c in range(info.n_classes)]
-    return upload.UserData(X, y, [f"x{j + 1}" for j in range(X.shape[1])], "label", classes)
-
-
-neighbour_check = st.cache_data(max_entries=20, show_spinner=False)(exp.neighbour_check)
-svm_check = st.cache_data(max_entries=20, show_spinner=False)(exp.svm_check)
-tsne_check = st.cache_data(max_entries=20, show_spinner=False)(exp.tsne_check)
-clustering_check = st.cache_data(max_entries=20, show_spinner=False)(exp.clustering_check)
+SOURCES = ["bundled dataset", "upload a file", "a big file on this server"]
 
 
 def keep_upload() -> None:
@@ -59,8 +44,9 @@ ui.page_header(
 
 with st.sidebar:
     st.header("Your data")
-    source = ui.control(st.radio, "data source", "source", "bundled dataset",
-                        options=["bundled dataset", "upload a file"])
+    source = ui.control(st.radio, "data source", "source", "bundled dataset", options=SOURCES,
+                        help="Browser uploads are capped at 50 MB. Files bigger than memory (Parquet or CSV, a "
+                             "folder or a glob of them) are read from the server's disk with Dask.")
     max_rows = ui.control(st.select_slider, "rows used by the checks (at most)", "max_rows", 2000,
                           options=MAX_ROWS_OPTIONS, help="Larger data are subsampled at random, with a notice.")
     scale = ui.control(st.toggle, "min-max scale features to [0, 1]", "scale", True,
@@ -76,9 +62,38 @@ with ui.guarded("the data"):
         name = ui.control(st.selectbox, "dataset", "dataset", "wine", options=names,
                           format_func=lambda n: f"{n} — {dataset_info(n).title} ({dataset_info(n).n}×"
                                                 f"{dataset_info(n).d})")
-        data = bundled(name)
+        data = store.compute(exp.bundled, name)
         st.caption(f"Source and licence: {dataset_info(name).licence}; see datasets/SOURCES.md.")
         fingerprint = f"bundled:{name}"
+    elif source == "a big file on this server":
+        data = None
+        path = ui.control(st.text_input, "path on the server (Parquet or CSV: a file, a folder or a glob)", "path",
+                          "", help="Read with Dask, never loaded whole: the kernel is fitted on a sample, IK + OGD "
+                                   "and FOGD learn from every row. "
+                                   + (f"Only paths inside {os.environ[exp.DATA_ROOT_ENV]} can be read."
+                                      if os.environ.get(exp.DATA_ROOT_ENV) else
+                                      f"Set {exp.DATA_ROOT_ENV} to restrict the folders visitors can read."))
+        if not path:
+            st.info("Type the path of a Parquet or CSV file, a folder or a glob of them on this server.")
+        else:
+            columns = store.compute(exp.file_columns, path)
+            guess = exp.guess_label(columns)
+            choice = st.selectbox("label column", ["(none)"] + columns,
+                                  index=(columns.index(guess) + 1) if guess else 0, key="big_label")
+            big = exp.BigFileParams(path=path, label=None if choice == "(none)" else choice, psi=psi,
+                                    t=min(t, 200), sample_rows=max_rows, seed=int(seed))
+            if st.button("Read the file and learn over every row", key="btn_big", type="primary"):
+                st.session_state["big_run"] = big
+            if st.session_state.get("big_run") == big:
+                res = store.compute(exp.big_file_check, big)
+                st.caption(f"{res.n_rows:,} rows, {len(res.features)} numeric features, read in {res.seconds:.1f} s. "
+                           f"The checks below and every plot use a random sample of {len(res.sample.X):,} of the "
+                           f"{res.n_rows:,} rows (drawn by row index).")
+                if res.learn is not None:
+                    st.plotly_chart(plots.learn_figure(res.learn), key="big_learn")
+                    st.dataframe(plots.learn_table(res.learn), hide_index=True)
+                data = res.sample
+                fingerprint = f"big:{path}:{big.label}"
     else:
         st.file_uploader("CSV (header row) or LIBSVM/svmlight file", key="uploader", on_change=keep_upload,
                          type=["csv", "txt", "tsv", "data", "svm", "libsvm", "svmlight"])
@@ -90,14 +105,13 @@ with ui.guarded("the data"):
             columns = upload.read_columns(raw)
             label = None
             if columns:
-                guess = next((c for c in reversed(columns) if c.lower() in ("label", "class", "y", "target")),
-                             None)
+                guess = exp.guess_label(columns)
                 choice = st.selectbox("label column", ["(none)"] + columns,
                                       index=(columns.index(guess) + 1) if guess else 0,
                                       help="The column holding the class of each row, if there is one.")
                 label = None if choice == "(none)" else choice
             drop = st.checkbox("drop rows with missing values", value=False)
-            data = read_upload(raw, label, "drop" if drop else "error")
+            data = store.compute(upload.read_table, raw, label=label, missing="drop" if drop else "error")
             fingerprint = f"upload:{filename}:{len(raw)}:{label}:{drop}"
 
 if data is not None:
@@ -123,8 +137,8 @@ if data is not None:
 
     st.subheader("1 · Nearest neighbours: instability and hubness")
     if run_button("Run the neighbour check", "neighbours", "IK vs Gaussian: N_eps and k-occurrence skewness"):
-        with ui.guarded("the neighbour check"), st.spinner("Computing similarities…"):
-            res = neighbour_check(X, y, **p)
+        with ui.guarded("the neighbour check"):
+            res = store.compute(exp.neighbour_check, X, y, **p)
             st.plotly_chart(plots.neighbour_figure(res), key="neighbours")
             st.markdown(exp.neighbour_verdict(res))
 
@@ -132,14 +146,14 @@ if data is not None:
     if not has_classes:
         st.info("The SVM comparison needs a label column with at least two classes.")
     elif run_button("Run the SVM comparison", "svm", "Train/test split, accuracy and time per kernel"):
-        with ui.guarded("the SVM comparison"), st.spinner("Training SVMs…"):
-            res = svm_check(X, y, **p)
+        with ui.guarded("the SVM comparison"):
+            res = store.compute(exp.svm_check, X, y, **p)
             st.dataframe(plots.svm_table(res), hide_index=True)
 
     st.subheader("3 · t-SNE: Gaussian vs IK affinities")
     if run_button("Run t-SNE", "tsne", "Two t-SNE embeddings side by side, coloured by class"):
-        with ui.guarded("t-SNE"), st.spinner("Embedding twice with openTSNE (a few seconds)…"):
-            res = tsne_check(X, y, **p)
+        with ui.guarded("t-SNE"):
+            res = store.compute(exp.tsne_check, X, y, **p)
             st.plotly_chart(plots.tsne_figure(res), key="tsne")
 
     st.subheader("4 · Clustering: spectral clustering with IK vs Gaussian")
@@ -147,6 +161,6 @@ if data is not None:
         st.info("The clustering comparison scores clusters against the classes, so it needs a label column "
                 "with at least two classes.")
     elif run_button("Run the clustering comparison", "clustering", "Spectral clustering, AMI against the classes"):
-        with ui.guarded("the clustering comparison"), st.spinner("Clustering…"):
-            res = clustering_check(X, y, **p)
+        with ui.guarded("the clustering comparison"):
+            res = store.compute(exp.clustering_check, X, y, **p)
             st.dataframe(plots.clustering_table(res), hide_index=True)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from .real import load_dataset
 
 
-@lru_cache(maxsize=8)
 def _tsne_view(name: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from openTSNE import TSNE
     from sklearn.preprocessing import minmax_scale
@@ -28,7 +25,7 @@ def tsne_view(name: str, n: int = 2000, seed: int = 0) -> tuple[np.ndarray, np.n
 
     As in Ting et al. (2018, Fig. 4c-d), a kernel computed *on this 2-D view*
     shows how IK's contours follow the clusters while Laplacian's do not.
-    Takes a few seconds; results are memoised.
+    Takes a few seconds (the app keeps it in its results store).
 
     Examples
     --------
@@ -39,5 +36,4 @@ def tsne_view(name: str, n: int = 2000, seed: int = 0) -> tuple[np.ndarray, np.n
     """
     if n < 10:
         raise ValueError(f"n must be at least 10 points for a t-SNE view; got {n}.")
-    Z, y = _tsne_view(name, int(n), int(seed))
-    return Z.copy(), y.copy()
+    return _tsne_view(name, int(n), int(seed))

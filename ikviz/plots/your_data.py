@@ -75,3 +75,24 @@ def clustering_table(rows: list[dict]) -> dict[str, list]:
     """Column-wise table of the clustering comparison for st.dataframe."""
     return {"affinity": [KERNEL_LABELS[r["measure"]] for r in rows],
             "AMI": [round(r["ami"], 3) for r in rows], "NMI": [round(r["nmi"], 3) for r in rows]}
+
+
+def learn_figure(res, height: int = 320) -> go.Figure:
+    """Progressive mistake rate of each learner as the rows of a big file stream past (``ikviz.scale.run.learn``)."""
+    fig = go.Figure()
+    rows = [n for n, _ in res.curve]
+    for name in res.mistake_rate:
+        fig.add_trace(go.Scatter(x=rows, y=[rates[name] for _, rates in res.curve], mode="lines+markers",
+                                 name=name, line=dict(color=_COLOUR["ik"] if name.startswith("IK") else
+                                                      _COLOUR["gk"], width=2)))
+    fig.update_xaxes(title="training rows seen")
+    fig.update_yaxes(title="progressive mistake rate", rangemode="tozero")
+    return base_layout(fig, "One pass over every row: IK + OGD against FOGD (Gaussian random features)", height)
+
+
+def learn_table(res) -> dict[str, list]:
+    """Final progressive mistake rate and held-out accuracy per learner."""
+    names = list(res.mistake_rate)
+    return {"learner": names,
+            f"mistake rate over {res.n_train:,} training rows": [round(res.mistake_rate[k], 4) for k in names],
+            f"accuracy on {res.n_test:,} held-out rows": [round(res.accuracy[k], 4) for k in names]}

@@ -40,7 +40,7 @@ def _has_bokeh() -> bool:
 @contextmanager
 def connect(scheduler: str | None = None, *, n_workers: int | None = None, threads_per_worker: int = 1,
             timeout: float = CONNECT_TIMEOUT, memory_limit="auto", dashboard_address: str | None = ":0",
-            quiet: bool = False, stream=None):
+            quiet: bool = False, stream=None, processes: bool = True):
     """A ``distributed.Client`` for the duration of the ``with`` block, closed (with its cluster) at the end.
 
     Parameters
@@ -63,6 +63,9 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
         Do not print where the cluster and its dashboard are.
     stream : file, optional
         Where to print (default ``sys.stderr``).
+    processes : bool, default=True
+        Local cluster only: worker processes (the command line), or worker threads in this process
+        (a server such as the app, where spawning processes would re-import the server).
     """
     from dask.distributed import Client, LocalCluster
 
@@ -87,10 +90,10 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
         # and the kernel's cells run 2-3x slower. Numba's threads = the worker's threads (no
         # oversubscription of the cores), set in the worker before numba is imported there.
         with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=processes,
                                    memory_limit=memory_limit, silence_logs=logging.CRITICAL,
                                    dashboard_address=":0" if dashboard_address is None else dashboard_address,
-                                   env={"NUMBA_NUM_THREADS": str(threads_per_worker)})
+                                   **({"env": {"NUMBA_NUM_THREADS": str(threads_per_worker)}} if processes else {}))
         client = Client(cluster)
     try:
         if not quiet:

@@ -175,22 +175,22 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
           prefix: int = 1000, n_components: int = 400, gamma: float | None = None, test_fraction: float = 0.2,
           seed: int = 0, scheduler: str | None = None, client=None, n_workers: int | None = None,
           progress: bool = True, chunk_rows: int = LEARN_CHUNK_ROWS, blocksize: int = CSV_BLOCKSIZE // 4,
-          ahead: int = 4,
-          stream=None) -> LearnResult:
+          ahead: int = 4, stream=None, report=None) -> LearnResult:
     """Train IK + OGD and FOGD over ``spec`` chunk by chunk; print progressive mistakes and held-out accuracy.
 
     Each row block is read on the workers (``ahead`` blocks are read ahead of the learner), its
     held-out rows (a seeded ``test_fraction`` of each block) are set aside, and the others train
     both learners with ``partial_fit``, in file order. The held-out rows are then scored on the
     workers with the final models. ``gamma`` (FOGD) defaults to 1 / (d * variance) of the first
-    block's training rows (scikit-learn's ``"scale"``).
+    block's training rows (scikit-learn's ``"scale"``). ``report(fraction, text)``, if
+    given, follows the blocks (the app's progress bar).
     """
     if client is None:
         with connect(scheduler, n_workers=n_workers, stream=stream) as own:
             return learn(spec, label, columns=columns, psi=psi, t=t, method=method, eta=eta, prefix=prefix,
                          n_components=n_components, gamma=gamma, test_fraction=test_fraction, seed=seed,
                          client=own, progress=progress, chunk_rows=chunk_rows, blocksize=blocksize, ahead=ahead,
-                         stream=stream)
+                         stream=stream, report=report)
     import dask
 
     from ..learn import FOGDClassifier, IKOGDClassifier
@@ -238,6 +238,8 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
         n_train += len(yb)
         rates = {name: m.mistake_rate_ for name, m in models.items()}
         curve.append((n_train, rates))
+        if report is not None:
+            report(0.9 * (i + 1) / n_blocks, f"block {i + 1} of {n_blocks}: {n_train:,} rows learnt")
         if i % step == 0 or i == n_blocks - 1:
             print(f"{n_train:>12,}  " + "  ".join(f"{r:>16.4f}" for r in rates.values()), file=out, flush=True)
     if models["FOGD"] is None:
@@ -245,6 +247,8 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
     fitted = client.scatter(list(models.values()), broadcast=True)  # sent once to each worker, not per task
     n_test, accuracy = 0, {name: float("nan") for name in models}
     if test_fraction > 0:
+        if report is not None:
+            report(0.9, "scoring the held-out rows on the workers")
         parts = [dask.delayed(_score_block)(fitted, xb, yb, seed, i, test_fraction)
                  for i, (xb, yb) in enumerate(zip(X_blocks, y_blocks))]
         counts = compute_with_progress(client, dask.delayed(sum)(parts), progress=progress)
