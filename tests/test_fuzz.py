@@ -574,6 +574,13 @@ spec("data.load_dataset", base=_kw(name="iris"), check=_dataset_check, params=("
 spec("data.dataset_info", base=_kw(name="iris"), params=("name",))
 spec("data.dataset_names", base=_kw(), check=lambda out, kw: None if out and all(isinstance(s, str) for s in out)
      else (_ for _ in ()).throw(Wrong("no names")))
+spec("data.load", base=_kw(name="wine", scale="minmax", max_rows=50, seed=0), check=_dataset_check,
+     params=("name", "scale", "max_rows", "seed"))
+spec("data.data_names", base=_kw(), check=lambda out, kw: None if "w-gaussians" in out
+     else (_ for _ in ()).throw(Wrong("no w-gaussians")))
+spec("data.canonical_name", base=_kw(name="W_Gaussians"), params=("name",),
+     check=lambda out, kw: None if out == kw["name"].strip().lower().replace("_", "-") and out
+     else (_ for _ in ()).throw(Wrong(out)))
 
 
 # clustering (helper-2): functions; the estimators are fuzzed generically below

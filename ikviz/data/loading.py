@@ -11,14 +11,16 @@ same rows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Integral
 
 import numpy as np
 from sklearn.preprocessing import minmax_scale, scale as standardise
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .clusters import dense_sparse_clusters
 from .density_ratio import density_ratio
 from .real import dataset_names, load_dataset
-from .synthetic import four_quadrants, uniform, w_gaussians
+from .synthetic import SEED, four_quadrants, uniform, w_gaussians
 
 __all__ = ["GENERATORS", "SCALINGS", "canonical_name", "data_names", "load"]
 
@@ -68,8 +70,8 @@ def canonical_name(name: str) -> str:
     >>> canonical_name("W_Gaussians")
     'w-gaussians'
     """
-    if not isinstance(name, str):
-        raise TypeError(f"a data set name must be a string; got {type(name).__name__}.")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a non-empty string; got {name!r}.")
     return name.strip().lower().replace("_", "-")
 
 
@@ -85,6 +87,9 @@ def data_names() -> list[str]:
     return list(GENERATORS) + [n for n in dataset_names() if n not in GENERATORS]
 
 
+@validate_params({"name": [str], "scale": [StrOptions(set(SCALINGS)), None],
+                  "max_rows": [Interval(Integral, 1, None, closed="left"), None], "seed": SEED},
+                 prefer_skip_nested_validation=True)
 def load(name: str, *, scale: str | None = None, max_rows: int | None = None, seed: int = 0,
          **options) -> tuple[np.ndarray, np.ndarray]:
     """Data set ``name`` as ``(X, y)``: generated with ``seed``, or read from the bundled files.
@@ -122,10 +127,6 @@ def load(name: str, *, scale: str | None = None, max_rows: int | None = None, se
     ((30, 4), 0.0, 1.0)
     """
     key = canonical_name(name)
-    if scale is not None and scale not in SCALINGS:
-        raise ValueError(f"scale must be None or one of {sorted(SCALINGS)}; got {scale!r}.")
-    if max_rows is not None and (isinstance(max_rows, bool) or int(max_rows) != max_rows or max_rows < 1):
-        raise ValueError(f"max_rows must be a positive integer or None; got {max_rows!r}.")
     if key in GENERATORS:
         X, y = GENERATORS[key](seed, **options)
     elif key in dataset_names():
@@ -133,7 +134,7 @@ def load(name: str, *, scale: str | None = None, max_rows: int | None = None, se
             raise TypeError(f"the bundled data set {key!r} takes no options; got {sorted(options)}.")
         X, y = load_dataset(key)
     else:
-        raise ValueError(f"unknown data set {name!r}; choose one of {data_names()}.")
+        raise ValueError(f"name must be one of {data_names()}; got {name!r}.")
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
     if max_rows is not None and len(X) > max_rows:
         keep = np.sort(np.random.default_rng(seed).choice(len(X), int(max_rows), replace=False))
