@@ -295,21 +295,26 @@ def get_store() -> ResultsStore:
         return _STORE
 
 
-def compute(fn: Callable, *args, **kwargs):
+def compute(fn: Callable, *args, inline: bool = False, **kwargs):
     """``fn(*args, **kwargs)`` through the shared store, showing queue place and progress meanwhile.
 
     ``fn`` receives the store's ``memo`` and a ``progress`` callback if its
     signature has them. Exceptions of the computation are raised here (wrap
-    the call in :func:`ui.guarded`).
+    the call in :func:`ui.guarded`). ``inline=True`` is for quick steps (a
+    figure of a finished result, a file's header): they run in the page's own
+    thread, still computed once and shared, instead of queueing behind other
+    sessions' heavy computations.
     """
     import streamlit as st
 
     store = get_store()
+    if inline:
+        return store.call(fn, args, kwargs)
     job = store.submit(fn, *args, **kwargs)
     try:
         if not job.wait(0.05):
             box = st.empty()
-            while not job.wait(0.25):
+            while not job.wait(0.5):
                 box.progress(job.fraction, text=job.status(store.position(job)))
             box.empty()
         return job.result()

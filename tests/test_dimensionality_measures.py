@@ -194,8 +194,8 @@ def test_every_measure_gives_unit_range_similarities_for_queries_and_rows(measur
     S_r = sim(rows=slice(0, 6))
     for S in (S_q, S_r):
         assert S.shape == (6, 60) and S.min() >= 0 and S.max() <= 1 + 1e-12
-    # a point's own row ranks itself (or an exact tie) first
-    assert (S_r.argmax(axis=1) == np.arange(6)).all() or measure in ("snn", "ik")
+    # a point is at least as similar to itself as to any other point (IK and SNN may tie)
+    assert np.all(S_r[np.arange(6), np.arange(6)] >= S_r.max(axis=1) - 1e-12)
     with pytest.raises(ValueError, match="either queries"):
         sim()
 

@@ -91,8 +91,10 @@ def test_console_script_reproduces_on_an_install(tmp_path):
     out = subprocess.run([str(exe), "reproduce", "kernel-shapes", "--quick", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert (tmp_path / "kernel-shapes.json").stat().st_size > 1000
-    assert (tmp_path / "kernel-shapes.html").stat().st_size > 1000
+    import json
+    payload = json.loads((tmp_path / "kernel-shapes.json").read_text())
+    assert payload["experiment"] == "kernel-shapes" and payload["quick"] is True
+    assert "<h1>kernel-shapes</h1>" in (tmp_path / "kernel-shapes.html").read_text()
 
 
 def test_moving_the_reference_point_refits_nothing():

@@ -14,7 +14,7 @@ def open_page(**query):
 
 
 def test_page_shows_both_embeddings_and_controls_change_them():
-    at = open_page(**SMALL)
+    at = open_page(**SMALL, replay="1")
     assert not at.error
     charts = at.get("plotly_chart")
     assert len(charts) == 3                                       # GK, IK, the replay animation
@@ -41,12 +41,12 @@ def test_shared_link_restores_the_view_and_ignores_bad_values():
     assert at.select_slider(key="_w_perplexity").value == 5
     assert at.radio(key="_w_method").value == "iforest"
     assert at.select_slider(key="_w_t").value == 200            # not a number: default
-    assert not at.error and len(at.get("plotly_chart")) == 3
+    assert not at.error and len(at.get("plotly_chart")) == 2    # no replay unless asked for
 
 
 def test_real_dataset_and_capped_settings_are_explained():
     at = open_page(data="iris", psi="800", perplexity="800")
-    assert not at.error and len(at.get("plotly_chart")) == 3
+    assert not at.error and len(at.get("plotly_chart")) == 2
     assert len(at.select_slider) == 3                            # no w or n for real data
     infos = " ".join(i.value for i in at.info)
     assert "using ψ = 75" in infos and "perplexity 800" in infos
@@ -55,8 +55,8 @@ def test_real_dataset_and_capped_settings_are_explained():
 @pytest.mark.slow
 def test_default_view_and_search_range():
     at = open_page()
-    assert not at.error and len(at.get("plotly_chart")) == 3
+    assert not at.error and len(at.get("plotly_chart")) == 2
     at2 = open_page(**SMALL)
     at2.button(key="run_search").click().run()
     assert not at2.exception and not at2.error
-    assert len(at2.get("plotly_chart")) == 4 and len(at2.dataframe) == 1
+    assert len(at2.get("plotly_chart")) == 3 and len(at2.dataframe) == 1

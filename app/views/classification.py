@@ -67,7 +67,7 @@ def svm_tab():
     with ui.guarded("the SVM comparison"):
         result = store.compute(exp.run, p)
         regions = result.regions
-        n_test = len(store.compute(exp.make_data, spec)[2])
+        n_test = len(store.compute(exp.make_data, spec, inline=True)[2])
         st.dataframe(_svm_table(result), hide_index=True)
         if not ui.presenting():
             st.caption(f"{len(result.X_train)} training and {n_test} test points. FPR: negatives (sparse class) "

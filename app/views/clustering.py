@@ -106,7 +106,7 @@ with ui.guarded("the clustering"):
             "eps_fraction": eps_pct / 100 if algorithm == "density_peaks" else 0.02} if mode == "fixed" else {}),
     )
     data = p.data()
-    X, y = store.compute(exp.load, data)
+    X, y = store.compute(exp.load, data, inline=True)
     n, d = X.shape
     n_classes = int(np.unique(y).size)
     k_used = n_classes if p.k == 0 else p.k

@@ -92,7 +92,7 @@ if section == "Four quadrants":
     with ui.guarded("the four-quadrant view"):
         for problem in exp.check_probes(p.sparse_pair, p.dense_pair):
             st.warning(problem)
-        data = store.compute(surfaces.make_data, spec)
+        data = store.compute(surfaces.make_data, spec, inline=True)
         probes = {"S": np.array(p.sparse_pair), "D": np.array(p.dense_pair)}
         contour_row(("ik_anne", "ik_inne", "ik_iforest"), spec, p, ref, ("ref_x", "ref_y"), data, probes,
                     cells=show_cells)

@@ -59,6 +59,9 @@ with st.sidebar:
                         format_func={"anne": "Voronoi (aNNE)", "iforest": "isolation trees"}.get,
                         horizontal=True)
     seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
+    replay = ui.control(st.toggle, "replay the optimisation", "replay", False,
+                        help="Both embeddings every 25 iterations, side by side, as an animation. "
+                             "Off by default: the replay is a few MB for each browser to draw.")
 
 p = exp.Params(dataset=dataset, w=w, n_per_cluster=n_per, perplexity=float(perplexity), psi=psi, t=t,
                method=method, seed=int(seed))
@@ -115,7 +118,8 @@ with ui.guarded("the t-SNE embeddings"):
                 "are themselves unreliable, so it is low for both kernels at large w."
             )
 
-    st.plotly_chart(store.compute(plots.animation_figure, result), key="chart_animation")
+    if replay:
+        st.plotly_chart(store.compute(plots.animation_figure, result, inline=True), key="chart_animation")
 
     with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
         st.markdown("Ting et al. report the best picture over perplexity (GK) and ψ (IK) in "

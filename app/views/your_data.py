@@ -62,7 +62,7 @@ with ui.guarded("the data"):
         name = ui.control(st.selectbox, "dataset", "dataset", "wine", options=names,
                           format_func=lambda n: f"{n} — {dataset_info(n).title} ({dataset_info(n).n}×"
                                                 f"{dataset_info(n).d})")
-        data = store.compute(exp.bundled, name)
+        data = store.compute(exp.bundled, name, inline=True)
         st.caption(f"Source and licence: {dataset_info(name).licence}; see datasets/SOURCES.md.")
         fingerprint = f"bundled:{name}"
     elif source == "a big file on this server":
@@ -76,7 +76,7 @@ with ui.guarded("the data"):
         if not path:
             st.info("Type the path of a Parquet or CSV file, a folder or a glob of them on this server.")
         else:
-            columns = store.compute(exp.file_columns, path)
+            columns = store.compute(exp.file_columns, path, inline=True)
             guess = exp.guess_label(columns)
             choice = st.selectbox("label column", ["(none)"] + columns,
                                   index=(columns.index(guess) + 1) if guess else 0, key="big_label")
@@ -111,7 +111,7 @@ with ui.guarded("the data"):
                                       help="The column holding the class of each row, if there is one.")
                 label = None if choice == "(none)" else choice
             drop = st.checkbox("drop rows with missing values", value=False)
-            data = store.compute(upload.read_table, raw, label=label, missing="drop" if drop else "error")
+            data = store.compute(upload.read_table, raw, inline=True, label=label, missing="drop" if drop else "error")
             fingerprint = f"upload:{filename}:{len(raw)}:{label}:{drop}"
 
 if data is not None:

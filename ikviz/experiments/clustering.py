@@ -22,7 +22,8 @@ from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
 from .. import clustering as cl
-from ..data import canonical_name, dataset_names, density_ratio, load_dataset, w_gaussians
+from ..data import canonical_name, dataset_names, density_ratio, w_gaussians
+from ..data import load as load_data
 from ..runner import Memo, Progress, resolve, within
 from .surfaces import IK_KERNELS, KERNELS
 
@@ -81,12 +82,9 @@ def load(data: Data) -> tuple[np.ndarray, np.ndarray]:
     elif data.name == "density-ratio":
         X, y = density_ratio(n=data.n, ratio=data.ratio, seed=data.seed)
     else:
-        X, y = load_dataset(data.name)
         if data.max_points < 2:
             raise ValueError(f"max_points must be at least 2; got {data.max_points}.")
-        if X.shape[0] > data.max_points:
-            keep = np.sort(np.random.default_rng(data.seed).choice(X.shape[0], data.max_points, replace=False))
-            X, y = X[keep], y[keep]
+        X, y = load_data(data.name, max_rows=data.max_points, seed=data.seed)
     return cl.minmax(X), np.asarray(y)
 
 

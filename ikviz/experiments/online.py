@@ -11,9 +11,8 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.preprocessing import MinMaxScaler
 
-from ..data import density_ratio, load_dataset, w_gaussians
+from ..data import density_ratio, load, w_gaussians
 from ..learn import FOGDClassifier, IKOGDClassifier, NOGDClassifier, RandLocalOGDClassifier
 from ..runner import Memo, Progress, resolve, within
 
@@ -97,8 +96,7 @@ def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 1
     elif dataset == "w-gaussians":
         X, y = w_gaussians((n + 1) // 2, w=w, seed=seed)
     else:
-        X, y = load_dataset(dataset)
-        X = MinMaxScaler().fit_transform(X)
+        X, y = load(dataset, scale="minmax")
     order = np.random.default_rng(seed).permutation(len(y))[:n]
     return X[order], y[order]
 
