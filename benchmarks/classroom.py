@@ -45,6 +45,7 @@ DONE_JS = """() => { const app = document.querySelector('[data-testid="stApp"]')
           conn: app && app.getAttribute("data-test-connection-state"),
           charts: main.querySelectorAll(".js-plotly-plot, [data-testid='stPlotlyChart']").length,
           busy: main.querySelectorAll('[data-testid="stProgress"],[data-testid="stSkeleton"]').length,
+          titled: main.querySelectorAll("h1").length,
           errors: main.querySelectorAll('[data-testid="stException"]').length}; }"""
 
 
@@ -105,7 +106,7 @@ async def open_and_wait(browser, url: str, t0: float, timeout: float = 900.0, ch
             if s["errors"]:
                 return {"url": url, "seconds": None, "error": "exception box"}
             if (s["state"] == "notRunning" and s["conn"] == "CONNECTED" and s["charts"] >= charts
-                    and s["busy"] == 0 and (seen_running or s["charts"] > 0)):
+                    and s["busy"] == 0 and s["titled"] > 0):
                 return {"url": url, "seconds": round(time.monotonic() - t0, 2)}
             await asyncio.sleep(0.2)
         return {"url": url, "seconds": None, "error": "timeout"}

@@ -20,7 +20,8 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 
 from ..data import uniform
-from ..kernels import IsolationKernel, laplacian_psi
+from ..kernels import laplacian_psi
+from ..registry import MEASURES, isolation_kernel
 from ..runner import Memo, Progress, resolve, within
 from . import surfaces
 from .surfaces import KERNELS
@@ -28,8 +29,7 @@ from .surfaces import KERNELS
 #: kernels compared on probe pairs and margin curves (IK variants first)
 PAIR_KERNELS = ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi", "rbf")
 #: IK variants for the Fig. 2 grid: key -> IsolationKernel keyword arguments
-GRID_METHODS = {"ik_anne": {"method": "anne"}, "ik_inne": {"method": "inne"},
-                "ik_iforest": {"method": "iforest", "max_depth": "auto"}}
+GRID_METHODS = {k: MEASURES[k].isolation for k in ("ik_anne", "ik_inne", "ik_iforest")}
 #: the IK variants compared on density adaptivity
 IK_VARIANTS = ("ik_anne", "ik_inne", "ik_iforest")
 
@@ -192,7 +192,7 @@ def rmse_cell(d: int, psi: int, *, method: str, n: int, t: int, seed: int) -> di
     if method not in GRID_METHODS:
         raise ValueError(f"method must be one of {list(GRID_METHODS)}; got {method!r}.")
     X = uniform(n, d, seed=seed + d)
-    K = IsolationKernel(psi=min(psi, n), t=t, random_state=seed, **GRID_METHODS[method]).fit(X).similarity(X)
+    K = isolation_kernel(method, psi=psi, t=t, seed=seed, n=n).fit(X).similarity(X)
     off = ~np.eye(n, dtype=bool)  # the diagonal is 1 for every kernel and would flatter all of them
     k_ik = K[off]
     rmse_lap = float(np.sqrt(np.mean((k_ik - laplacian_psi(X, psi=psi)[off]) ** 2)))

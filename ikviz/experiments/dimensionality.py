@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..data import QUERIES, cluster_queries, dense_sparse_clusters, uniform
-from ..kernels import IsolationKernel, shared_cells
+from ..kernels import shared_cells
 from ..measures import (k_nearest_blocks, k_occurrence, n_eps, occurrence_distribution, relative_variance,
                         skewness)
 from ..measures.similarities import LABELS, check_measure, fit_similarity, option_subset, sub_seed
 from ..runner import Memo, Progress, resolve, within
+from ..registry import isolation_kernel
 
 MEASURES = tuple(LABELS)
 QUERY_LABELS = {"between": "q_i: between the clusters", "sparse_centre": "q_c: sparse cluster centre"}
@@ -122,8 +123,7 @@ def ik_same_cell_chunk(source: str, d: int, *, psi: int, start: int, size: int =
         rng = np.random.default_rng(sub_seed(seed, _STREAM["uniform"], d))
         ref = rng.uniform(X.min(axis=0), X.max(axis=0), size=X.shape)
     stream = _STREAM["ik_uniform" if source == "uniform" else "ik"]
-    ik = IsolationKernel(psi=min(psi, ref.shape[0]), t=size,
-                         random_state=sub_seed(seed, stream, d, start)).fit(ref)
+    ik = isolation_kernel("ik", psi=psi, t=size, n=ref.shape[0], seed=sub_seed(seed, stream, d, start)).fit(ref)
     return shared_cells(ik.cells(cluster_queries(int(d), offset))[:, None, :], ik.cells(X)[None, :, :])
 
 

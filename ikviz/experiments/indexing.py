@@ -26,9 +26,9 @@ from threadpoolctl import threadpool_limits
 from .._validation import check_dense_size
 from ..data import dense_sparse_clusters, w_gaussians
 from ..data.real import dataset_names, load_dataset
-from ..kernels import IsolationKernel
 from ..measures import k_nearest, k_nearest_blocks, precision_at_k
 from ..measures.similarities import fit_similarity, sub_seed
+from ..registry import isolation_kernel
 from ..runner import Memo, Progress, resolve
 
 METHODS = {"distance": "Distance (Euclidean)", "ik": "IK feature map", "lk": "Linear kernel (normalised)"}
@@ -110,7 +110,7 @@ def representation(method: str, dataset: str, *, n_max: int, d: int, seed: int, 
     if method == "lk":
         F = normalize(X)
     else:
-        ik = IsolationKernel(psi=min(psi, X.shape[0]), t=t, random_state=sub_seed(seed, 12)).fit(X)
+        ik = isolation_kernel("ik", psi=psi, t=t, seed=sub_seed(seed, 12), n=X.shape[0]).fit(X)
         check_dense_size(X.shape[0], t * ik.psi_, FEATURE_BUDGET, "The dense IK feature map",
                          "Lower ψ or the number of points.")
         F = ik.transform(X).toarray()

@@ -29,9 +29,10 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import minmax_scale
 
 from .._validation import check_dense_size, check_matrix
-from ..kernels import IsolationKernel, rbf
+from ..kernels import rbf
 from ..measures import k_nearest, k_occurrence, n_eps, precision_at_k, skewness
 from ..measures.similarities import gaussian_gamma
+from ..registry import isolation_kernel
 from ..runner import Memo, Progress, resolve, within
 
 KERNEL_LABELS = {"ik": "Isolation Kernel", "gk": "Gaussian kernel"}
@@ -46,7 +47,7 @@ def prepare(X, scale: bool = True) -> np.ndarray:
 def _similarities(X, psi: int, t: int, seed: int) -> dict[str, np.ndarray]:
     """Dense IK and Gaussian similarity matrices of the rows of ``X`` (size-guarded)."""
     check_dense_size(len(X), len(X), 512 * 1024**2, "The similarity matrix", "Use fewer rows.")
-    ik = IsolationKernel(psi=min(psi, len(X)), t=t, random_state=seed).fit(X)
+    ik = isolation_kernel("ik", psi=psi, t=t, seed=seed, n=len(X)).fit(X)
     return {"ik": ik.similarity(X), "gk": rbf(X, gamma=gaussian_gamma(X))}
 
 

@@ -15,9 +15,9 @@ import numpy as np
 from sklearn.metrics.pairwise import euclidean_distances
 
 from .._validation import check_matrix
-from ..kernels import IsolationKernel, local_scale, rbf
+from ..kernels import local_scale, rbf
 from ..kernels.neighbourhood import lp_similarity, neighbour_sets, normalised_linear
-from ..registry import label
+from ..registry import isolation_kernel, label
 
 #: measure key -> label shown in figures
 LABELS: dict[str, str] = {key: label(key) for key in ("gk", "lk", "ik", "lp0.1", "lp0.5", "lp2", "snn", "ag")}
@@ -109,7 +109,7 @@ def fit_similarity(name: str, X, *, seed: int = 0, gamma: float | None = None, g
         return lambda Q=None, rows=None: lp_similarity(rows_or(Q, rows), X, p=p)
     if name == "ik":
         ref = X if ik_reference is None else check_matrix(ik_reference, "ik_reference")
-        ik = IsolationKernel(psi=min(psi, ref.shape[0]), t=t, random_state=seed).fit(ref)
+        ik = isolation_kernel("ik", psi=psi, t=t, seed=seed, n=ref.shape[0]).fit(ref)
         index = ik.index(X)
 
         def ik_sim(Q=None, rows=None):
