@@ -1,36 +1,71 @@
 """The Classification lab page, driven headless with AppTest (both tabs).
 
-The page's computations run at reduced size (smaller test samples and
-streams): these tests check what the page shows and keeps in its links; the
-experiments' effects are tested in test_classification.py.
+These tests check what the page shows and keeps in its links. The heavy
+computations are replaced by the module-level stand-ins below, whose numbers
+carry the settings the page passed (FPR = ratio / 100, a mistake rate that
+grows with η), so a control that does not reach the computation fails a test.
+The experiments' effects are tested in test_classification.py; one test runs
+the real default view (slow).
 """
 
-from dataclasses import replace
-
+import numpy as np
 import pytest
 
 import apptest
 from ikviz.experiments import classification as exp
 from ikviz.experiments import online as onl
-
-FULL_SVM, FULL_ONLINE = exp.run, onl.run
-
-
-def small_svm(p, *, memo=None, progress=None):
-    return FULL_SVM(replace(p, data=replace(p.data, n_test=min(p.data.n_test, 1000))), memo=memo, progress=progress)
-
-
-def small_online(p, *, memo=None, progress=None):
-    return FULL_ONLINE(replace(p, n=min(p.n, 1000), prefix=min(p.prefix, 200)), memo=memo, progress=progress)
-
-
-@pytest.fixture(autouse=True)
-def _small_computations(monkeypatch):
-    monkeypatch.setattr(exp, "run", small_svm)
-    monkeypatch.setattr(onl, "run", small_online)
+from ikviz.learn.svm import KERNELS, LABELS
 
 PAGE = "classification"
-FAST = {"tuning": "fixed", "o_data": "density-ratio", "o_n": "2000", "prefix": "200"}
+
+
+def fake_svm(p, *, memo=None, progress=None):
+    """``exp.run``'s stand-in: one row per kernel, FPR = ratio / 100 + i / 1000, regions for 2-D data.
+
+    It fails on iris, as a computation that raises would.
+    """
+    if p.data.dataset == "iris":
+        raise ValueError("no kernel fits these settings")
+    binary = p.data.dataset in exp.SYNTHETIC
+    two_d = p.data.dataset == "density-ratio"
+    X = np.random.default_rng(p.data.seed).random((40, 2 if two_d else 3))
+    y = np.arange(40) % (2 if binary else 3)
+    evaluations, cv, regions = [], {}, {}
+    for i, k in enumerate(p.kernels):
+        values = exp.candidates(k, p, X)
+        scores = [0.5 + 0.01 * j for j in range(len(values))]
+        fpr = p.data.ratio / 100 + i / 1000 if binary else float("nan")
+        evaluations.append(exp.Evaluation(k, exp.chosen(k, p, values, scores), 0.9 - i / 100, fpr,
+                                          fpr / 2, 0.01, 0.001))
+        cv[k] = (values, scores)
+        if p.regions and two_d:
+            regions[k] = (np.linspace(0, 1, 4), np.linspace(0, 1, 4), np.eye(4, dtype=int))
+    return exp.Result(p, tuple(evaluations), cv, regions, X, y, p.data.n_test)
+
+
+def fake_paired(p, *, memo=None, progress=None):
+    """``exp.paired_runs``' stand-in: IK's FPR below RBF's on every other seed."""
+    n, binary = len(p.seeds), p.base.data.dataset in exp.SYNTHETIC
+    metrics = {}
+    for i, k in enumerate(p.base.kernels):
+        fpr = 0.05 + 0.01 * ((np.arange(n) + (k == "ik")) % 2) if binary else np.full(n, np.nan)
+        metrics.update({(k, "accuracy"): np.full(n, 0.9 - i / 100), (k, "FPR"): fpr, (k, "FNR"): fpr / 2})
+    return exp.PairedResult(tuple(p.base.kernels), tuple(p.seeds), metrics)
+
+
+def fake_online(p, *, memo=None, progress=None):
+    """``onl.run``'s stand-in: learner i makes mistakes at the rate η / 4 + i / 100 (tuned η: ETAS[i])."""
+    etas = tuple(onl.ETAS[i] if p.tune_eta else p.eta for i in range(len(p.methods)))
+    results = tuple(onl.StreamResult(m, np.arange(100) < 100 * min(0.9, eta / 4 + i / 100), 0.01, 10 * (i + 1))
+                    for i, (m, eta) in enumerate(zip(p.methods, etas)))
+    return onl.Result(p, results, etas)
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    monkeypatch.setattr(exp, "run", fake_svm)
+    monkeypatch.setattr(exp, "paired_runs", fake_paired)
+    monkeypatch.setattr(onl, "run", fake_online)
 
 
 def open_page(**query):
@@ -43,47 +78,69 @@ def tables(at):
     return [d.value for d in at.dataframe]
 
 
-def test_both_tabs_render_with_cv_and_url_holds_the_settings():
-    at = open_page(o_data="density-ratio", o_n="2000", prefix="200")
-    svm, online = tables(at)[:2]
-    assert len(svm) == 5 and svm["accuracy"].between(0.5, 1).all()
-    assert list(online["method"]) == ["FOGD", "NOGD", "IK+OGD", "RandLocal+OGD"]
+def test_default_view_layout_and_url(fakes):
+    at = open_page()
+    svm, online = tables(at)
+    assert list(svm["kernel"]) == [LABELS[k] for k in KERNELS]
+    assert svm["FPR"].tolist() == pytest.approx([0.1 + i / 1000 for i in range(5)])  # density ratio 10
+    assert svm["parameter"].iloc[0] == "gamma = 2^5" and svm["parameter"].iloc[3] == "–"  # the CV winner; linear
+    assert list(online["method"]) == list(onl.METHODS) and list(online["η"]) == list(onl.ETAS[:4])
+    assert at.select_slider(key="_w_eta").disabled  # η tuned per learner by default
     assert len(at.get("plotly_chart")) == 5 + 1 + 1  # 5 decision-region maps, CV curves, mistake curves
-    assert at.query_params["data"] == "density-ratio" and at.query_params["tuning"] == "cv"
+    assert any("40 training and 20000 test points" in c.value for c in at.caption)
+    q = at.query_params
+    assert (q["data"], q["tuning"], q["ratio"], q["o_data"], q["tune_eta"]) == ("density-ratio", "cv", "10",
+                                                                                "letter", "1")
 
 
-def test_controls_change_the_output_and_the_url():
-    at = open_page(**FAST)
-    before = tables(at)[0]["FPR"].tolist()
+def test_controls_reach_the_computation_and_the_url(fakes):
+    at = open_page(tune_eta="0")
+    assert not at.toggle(key="_w_tune_eta").value and not at.select_slider(key="_w_eta").disabled
+    assert set(tables(at)[1]["η"]) == {0.2}
     at.select_slider(key="_w_ratio").set_value(1).run()
     assert not at.exception and at.query_params["ratio"] == "1"
-    assert tables(at)[0]["FPR"].tolist() != before
-    online = tables(at)[1]
-    assert set(online["η"]) <= {2.0, 0.2, 0.02, 0.002, 0.0002}   # tuned per learner by default
-    assert at.select_slider(key="_w_eta").disabled
-    at.toggle(key="_w_tune_eta").set_value(False).run()
-    assert at.query_params["tune_eta"] in ("False", "false", "0") and not at.select_slider(key="_w_eta").disabled
-    mistakes = tables(at)[1]["final mistake rate"].tolist()
+    assert tables(at)[0]["FPR"].tolist() == pytest.approx([0.01 + i / 1000 for i in range(5)])
     at.select_slider(key="_w_eta").set_value(2.0).run()
-    assert at.query_params["eta"] == "2.0" and tables(at)[1]["final mistake rate"].tolist() != mistakes
-    assert set(tables(at)[1]["η"]) == {2.0}
+    online = tables(at)[1]
+    assert at.query_params["eta"] == "2.0" and set(online["η"]) == {2.0}
+    assert online["final mistake rate"].tolist() == pytest.approx([0.5, 0.51, 0.52, 0.53])
 
 
-def test_shared_link_restores_the_view():
-    at = open_page(**FAST, ratio="20", psi="64", D="100", o_psi="16", data="w-gaussians", w="10")
-    assert at.selectbox(key="_w_data").value == "w-gaussians"
-    assert at.select_slider(key="_w_w").value == 10
-    assert at.select_slider(key="_w_psi").value == 64 and at.select_slider(key="_w_D").value == 100
-    assert at.radio(key="_w_tuning").value == "fixed"
+def test_shared_link_restores_the_view_and_old_names_map_to_new_ones(fakes):
+    # an old link: data set names with underscores
+    at = open_page(tuning="fixed", psi="64", gamma="0.25", data="w_gaussians", w="10", o_data="density_ratio",
+                   D="100")
+    assert at.selectbox(key="_w_data").value == "w-gaussians" and at.query_params["data"] == "w-gaussians"
+    assert at.selectbox(key="_w_o_data").value == "density-ratio" and at.query_params["o_data"] == "density-ratio"
+    assert at.select_slider(key="_w_w").value == 10 and at.select_slider(key="_w_D").value == 100
+    assert at.radio(key="_w_tuning").value == "fixed" and not at.select_slider(key="_w_psi").disabled
     svm = tables(at)[0]
-    assert len(at.get("plotly_chart")) == 1  # 20-D data: no decision regions, only the mistake curves
-    assert svm.loc[svm["kernel"].str.contains("linear kernel"), "accuracy"].iloc[0] < 0.8
+    assert list(svm["parameter"]) == ["gamma = 2^-2", "psi = 64", "psi = 64", "–", "psi = 64"]
+    assert len(at.get("plotly_chart")) == 1  # 20-D data, fixed parameters: no regions, no CV curves
 
 
-def test_paired_runs_and_real_data():
-    at = open_page(**FAST, paired="1", seeds="3", data="wine")
-    text = " ".join(m.value for m in at.markdown)
+def test_paired_runs_real_data_and_an_error_box(fakes):
+    at = open_page(paired="1", seeds="3", data="wine", seed="7")
     assert len(tables(at)) == 3  # SVM, paired summary, online
-    assert "FPR(IK)" not in text  # wine has three classes: FPR is undefined, accuracy is shown instead
-    at = open_page(**FAST, paired="1", seeds="3", ratio="20")
-    assert "FPR(IK) − FPR(RBF)" in " ".join(m.value for m in at.markdown)
+    assert "FPR(IK)" not in " ".join(m.value for m in at.markdown)  # wine: three classes, FPR undefined
+    at.selectbox(key="_w_data").set_value("density-ratio").run()
+    paired = tables(at)[1]
+    assert list(paired["kernel"]) == list(KERNELS)
+    text = " ".join(m.value for m in at.markdown)
+    # seeds 7, 8, 9; IK's FPR is 0.06, 0.05, 0.06 against RBF's 0.05, 0.06, 0.05
+    assert "paired over 3 seeds: +0.0033" in text and "(IK lower on 1 of 3 seeds)" in text
+    at.selectbox(key="_w_data").set_value("iris").run()  # the stand-in fails on iris
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Problem with the SVM comparison: no kernel fits these settings"]
+    assert len(tables(at)) == 2  # the paired runs and the online tab still show theirs
+
+
+@pytest.mark.slow
+@pytest.mark.full
+def test_real_default_view():
+    at = open_page()
+    svm, online = tables(at)
+    assert svm["accuracy"].between(0.7, 1).all() and svm["FNR"].lt(0.1).all()
+    assert list(online["method"]) == list(onl.METHODS) and set(online["η"]) <= set(onl.ETAS)
+    assert online["final mistake rate"].between(0, 0.5).all()
+    assert len(at.get("plotly_chart")) == 7

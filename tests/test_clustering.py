@@ -263,7 +263,7 @@ def test_experiment_refuses_unknown_choices():
         ex.evaluate(SMALL, "spectral", "ik_anne")
     with pytest.raises(ValueError, match="cannot make 300 clusters from 200 points"):
         ex.evaluate(SMALL, "kmeans", "raw", k=300)
-    with pytest.raises(ValueError, match="unknown dataset"):
+    with pytest.raises(ValueError, match=r"name must be one of \[.*'w-gaussians'.*\]; got 'nope'"):
         ex.load(ex.Data("nope"))
 
 

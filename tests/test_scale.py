@@ -265,3 +265,37 @@ def test_cli_learn_on_csv_with_integer_labels(tmp_path, client, capsys):
     assert rc == 0 and "progressive mistake rate" in out and "held-out accuracy" in out
     acc = float(out.split("held-out accuracy")[1].split("IK+OGD")[1].split(",")[0])
     assert acc > 0.85
+
+
+# ------------------------------------------------------------------ the app's shared cluster and cell counts
+def test_cell_counts_on_worker_processes_equal_numpy(data, client):
+    from ikviz.scale.run import cell_counts
+
+    labels = np.where(data[:, 0] > 1.5, "b", "a").astype(object)
+    X, y = da.from_array(data, chunks=(500, 3)), da.from_array(labels, chunks=500)
+    kernel = IsolationKernel(psi=16, t=20, random_state=0).fit(X)
+    reports = []
+    counts = cell_counts(kernel, X, y, np.array(["a", "b"], dtype=object), client=client,
+                         report=lambda f, text: reports.append(f))
+    cells = kernel.cells(data)
+    for c, label in enumerate(["a", "b"]):
+        expected = np.stack([np.bincount(cells[labels == label, k], minlength=16) for k in range(20)])
+        np.testing.assert_array_equal(counts[c], expected)
+    assert counts.shape == (2, 20, 16) and reports == [0.25, 0.5, 0.75, 1.0]
+    unsplit = cell_counts(kernel, X, client=client)
+    np.testing.assert_array_equal(unsplit[0], counts.sum(axis=0))
+
+
+def test_shared_client_is_one_per_process_and_follows_the_address(client, monkeypatch):
+    from ikviz.scale.run import close_shared_client, shared_client
+
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", client.scheduler.address)
+    try:
+        first = shared_client()
+        assert shared_client() is first and first.scheduler.address == client.scheduler.address
+        monkeypatch.delenv("DASK_SCHEDULER_ADDRESS")
+        local = shared_client()  # no address any more: the embedded cluster, in this process
+        assert local is not first and local.scheduler.address.startswith("inproc://")
+        assert first.status != "running"
+    finally:
+        close_shared_client()

@@ -1,20 +1,47 @@
-"""The t-SNE page, driven headless with AppTest (small settings through the URL keep it fast)."""
+"""The t-SNE page, driven headless with AppTest.
 
+Layout, URL and control tests run the page's own parameters through a short
+optimisation (``fake_run``: the real run with 100 iterations), so they check
+what the page does with a result, not the paper's effect (tests/test_tsne.py).
+"""
+
+import sys
+from dataclasses import replace
 
 import pytest
+
 import apptest
+from ikviz.experiments import tsne as exp
 
 PAGE = "tsne"
 SMALL = dict(w="2", n="100")
+REAL_RUN, REAL_SEARCH = exp.run, exp.run_search
+SHORT = dict(exaggeration_iter=50, n_iter=50)
 
 
-def open_page(**query):
-    at = apptest.open_page(PAGE, **query)
-    return at
+def fake_run(p, *, memo=None, progress=None):
+    """The page's view with a short optimisation (module level: the store names it)."""
+    return REAL_RUN(replace(p, **SHORT), memo=memo, progress=progress)
 
 
-def test_page_shows_both_embeddings_and_controls_change_them():
-    at = open_page(**SMALL, replay="1")
+def fake_search(p, *, memo=None, progress=None):
+    """The search range cut to two settings, with a short optimisation."""
+    return REAL_SEARCH(replace(p, **SHORT), (5, 20), memo=memo, progress=progress)
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    monkeypatch.setattr(exp, "run", fake_run)
+    monkeypatch.setattr(exp, "run_search", fake_search)
+
+
+def computed() -> int:
+    """How many results the app's store has computed so far (its module is loaded by the page)."""
+    return sys.modules["store"].get_store().computed
+
+
+def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
+    at = apptest.open_page(PAGE, **SMALL, replay="1")
     assert not at.error
     charts = at.get("plotly_chart")
     assert len(charts) == 3                                       # GK, IK, the replay animation
@@ -24,19 +51,24 @@ def test_page_shows_both_embeddings_and_controls_change_them():
     assert "5-NN accuracy GK" in text
     assert any("origin's 10 nearest points" in c.value for c in at.caption)
     assert '"frames"' in charts[2].proto.spec                     # the replay has animation frames
+    assert '"label":"100"' in charts[2].proto.spec.replace(" ", "")  # its last saved iteration
     assert at.query_params["w"] == "2" and at.query_params["psi"] == "100"
-    before_gk, before_ik = charts[0].proto.spec, charts[1].proto.spec
-    at.select_slider(key="_w_psi").set_value(20).run()
+    before_gk, before_ik, before = charts[0].proto.spec, charts[1].proto.spec, computed()
+    at.select_slider(key="_w_psi").set_value(10).run()            # a psi no other test here computes
     assert not at.exception and not at.error
-    assert at.query_params["psi"] == "20"
+    assert at.query_params["psi"] == "10"
     assert at.get("plotly_chart")[1].proto.spec != before_ik      # IK recomputed
-    assert at.get("plotly_chart")[0].proto.spec == before_gk      # GK untouched (cached)
+    assert at.get("plotly_chart")[0].proto.spec == before_gk
+    # new: the run, IK's affinities, IK's embedding, the replay figure; GK's embedding and the data reused
+    assert computed() - before == 4
     at.selectbox(key="_w_data").set_value("w-gaussians-unequal").run()
     assert not at.exception and at.query_params["data"] == "w-gaussians-unequal"
 
 
-def test_shared_link_restores_the_view_and_ignores_bad_values():
-    at = open_page(w="2", n="100", psi="20", perplexity="5", method="iforest", t="banana")
+def test_shared_link_restores_the_view_and_ignores_bad_values(fakes):
+    at = apptest.open_page(PAGE, data="w_gaussians_unequal", w="2", n="100", psi="20", perplexity="5",
+                           method="iforest", t="banana")
+    assert at.selectbox(key="_w_data").value == "w-gaussians-unequal"   # old spelling from an old link
     assert at.select_slider(key="_w_psi").value == 20
     assert at.select_slider(key="_w_perplexity").value == 5
     assert at.radio(key="_w_method").value == "iforest"
@@ -44,19 +76,25 @@ def test_shared_link_restores_the_view_and_ignores_bad_values():
     assert not at.error and len(at.get("plotly_chart")) == 2    # no replay unless asked for
 
 
-def test_real_dataset_and_capped_settings_are_explained():
-    at = open_page(data="iris", psi="800", perplexity="800")
+def test_real_dataset_and_capped_settings_are_explained(fakes):
+    at = apptest.open_page(PAGE, data="iris", psi="800", perplexity="800")
     assert not at.error and len(at.get("plotly_chart")) == 2
     assert len(at.select_slider) == 3                            # no w or n for real data
     infos = " ".join(i.value for i in at.info)
     assert "using ψ = 75" in infos and "perplexity 800" in infos
 
 
+def test_search_range_runs_on_request(fakes):
+    at = apptest.open_page(PAGE, **SMALL)
+    assert len(at.get("plotly_chart")) == 2 and len(at.dataframe) == 0
+    at.button(key="run_search").click().run()
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 3 and len(at.dataframe) == 1
+    assert list(at.dataframe[0].value["setting"]) == [5, 20]
+
+
 @pytest.mark.slow
-def test_default_view_and_search_range():
-    at = open_page()
+def test_default_view():
+    at = apptest.open_page(PAGE)
     assert not at.error and len(at.get("plotly_chart")) == 2
-    at2 = open_page(**SMALL)
-    at2.button(key="run_search").click().run()
-    assert not at2.exception and not at2.error
-    assert len(at2.get("plotly_chart")) == 3 and len(at2.dataframe) == 1
+    assert [m.label for m in at.metric].count("5-NN accuracy") == 2

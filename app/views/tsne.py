@@ -129,5 +129,5 @@ with ui.guarded("the t-SNE embeddings"):
             scan = store.compute(exp.run_search, p)
             st.plotly_chart(plots.search_figure(scan, w if synthetic else None), key="chart_search")
             rows = [{"setting": v, **{f"{k.upper()} {m}": round(scan[k][v][m], 3) for k in exp.KERNELS
-                                      for m in ("knn_accuracy", "silhouette")}} for v in exp.PAPER_SEARCH]
+                                      for m in ("knn_accuracy", "silhouette")}} for v in sorted(scan["gk"])]
             st.dataframe(rows, hide_index=True)

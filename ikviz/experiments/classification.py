@@ -1,14 +1,17 @@
 """SVM lab: does the Isolation Kernel help an SVM where class densities differ? (ting2018 §3, ting2021 §4.2.3).
 
-Building blocks, each pure and separately cacheable by the page:
+Every experiment follows :mod:`ikviz.runner`: ``fn(params, *, memo=None, progress=None)``.
+
+* :func:`run` -- tune (or fix), fit and test every kernel on one draw of the data (the page's view);
+* :func:`paired_runs` -- the Table 1 protocol: :func:`run` repeated over seeds, every kernel on the same data;
+* :func:`run_density_ratio`, :func:`run_wgaussians` -- the papers' tables.
+
+Their building blocks, each a block of ``memo`` (a slider change recomputes only what it touches):
 
 * :func:`make_data` -- training and test rows for a :class:`DataSpec`;
-* :func:`cv_accuracy` (from :mod:`ikviz.learn.svm`) -- one CV score per candidate value;
-* :func:`evaluate` -- fit with chosen parameters, test metrics and timings;
-* :func:`decision_regions` -- predictions on a grid for 2-D data;
-* :func:`paired_runs` -- the Table 1 protocol repeated over seeds, every kernel on the same data.
-
-:func:`run` strings them together for the CLI and tests.
+* :func:`cv_score` -- the 5-fold CV score of one candidate parameter value;
+* :func:`fit_and_test` -- one kernel fitted with its chosen parameter, test metrics, timings and,
+  for 2-D data, its decision regions (:func:`decision_regions`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler
 
-from ..data import density_ratio, load_dataset, w_gaussians
+from ..data import canonical_name, load
 from ..learn.svm import KERNELS, LABELS, TUNED, Evaluation, cv_accuracy, fit_evaluate, param_grid
 from ..runner import Memo, Progress, resolve, within
 
@@ -32,10 +35,16 @@ class DataSpec:
 
     ``dataset`` is "density-ratio" (ting2018 Table 1: ``n`` training points at ``ratio``:1),
     "w-gaussians" (ting2021 Table 4: 2 x ``n // 2`` points in 2w dimensions) or the name of a
-    bundled real dataset. Synthetic data get a fresh test sample of ``n_test`` points from the
-    same distribution (seed + 1,000,000) when ``fresh_test``; otherwise (and always for real
-    data) the rows are split 80/20, stratified. Real data are min-max scaled to [0, 1] on the
-    training rows.
+    bundled real dataset (underscores are read as hyphens: ``w_gaussians`` is ``w-gaussians``).
+    Synthetic data get a fresh test sample of ``n_test`` points from the same distribution
+    (seed + 1,000,000) when ``fresh_test``; otherwise (and always for real data) the rows are
+    split 80/20, stratified. Real data are min-max scaled to [0, 1] on the training rows.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec
+    >>> DataSpec("density_ratio").dataset
+    'density-ratio'
     """
 
     dataset: str = "density-ratio"
@@ -46,22 +55,33 @@ class DataSpec:
     fresh_test: bool = True
     seed: int = 0
 
+    def __post_init__(self):
+        object.__setattr__(self, "dataset", canonical_name(self.dataset))
+
 
 def _generate(spec: DataSpec, n: int, seed: int):
     if spec.dataset == "density-ratio":
-        return density_ratio(n, spec.ratio, seed=seed)
-    return w_gaussians(n // 2, w=spec.w, seed=seed)
+        return load("density-ratio", n=n, ratio=spec.ratio, seed=seed)
+    return load("w-gaussians", n_per_cluster=n // 2, w=spec.w, seed=seed)
 
 
 def make_data(spec: DataSpec):
-    """(X_train, y_train, X_test, y_test) for ``spec``; classes are 0..m-1 (1 = dense class for density-ratio)."""
+    """(X_train, y_train, X_test, y_test) for ``spec``; classes are 0..m-1 (1 = dense class for density-ratio).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, make_data
+    >>> X, y, Xt, yt = make_data(DataSpec("density-ratio", n=100, n_test=400))
+    >>> X.shape, Xt.shape, sorted(set(y.tolist()))
+    ((100, 2), (400, 2), [0, 1])
+    """
     if spec.dataset in SYNTHETIC:
         X, y = _generate(spec, spec.n, spec.seed)
         if spec.fresh_test:
             Xt, yt = _generate(spec, spec.n_test, spec.seed + 1_000_000)
             return X, y, Xt, yt
     else:
-        X, y = load_dataset(spec.dataset)
+        X, y = load(spec.dataset)
         y = np.unique(y, return_inverse=True)[1]
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, stratify=y, random_state=spec.seed)
     if spec.dataset not in SYNTHETIC:
@@ -77,6 +97,8 @@ class Params:
     ``tuning="cv"`` picks each kernel's parameter (gamma for RBF, psi for L_psi and IK) by
     5-fold CV on the training rows over ``grid`` (see :func:`ikviz.learn.svm.param_grid`);
     ``tuning="fixed"`` uses ``gamma`` and ``psi``. C = 1 and t = 100 trees as in ting2018 §4.1.
+    ``regions``: also draw each model's decision regions (2-D data only; the paired runs
+    and the papers' tables leave them out).
     """
 
     data: DataSpec = field(default_factory=DataSpec)
@@ -89,11 +111,20 @@ class Params:
     C: float = 1.0
     ik_method: str = "iforest"
     seed: int = 0
-    regions: bool = True          # draw each model's decision regions (2-D data only)
+    regions: bool = True
 
 
 def check_params(p: Params) -> None:
-    """Raise ``ValueError`` for settings :func:`run` cannot use."""
+    """Raise ``ValueError`` for settings :func:`run` cannot use.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import Params, check_params
+    >>> check_params(Params(tuning="guess"))
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning must be 'cv' or 'fixed'; got 'guess'.
+    """
     bad = [k for k in p.kernels if k not in KERNELS]
     if bad or not p.kernels:
         raise ValueError(f"kernels must be a non-empty subset of {KERNELS}; got {p.kernels!r}.")
@@ -109,7 +140,16 @@ def candidates(kernel: str, p: Params, X_train) -> list:
 
 
 def chosen(kernel: str, p: Params, values: list, scores: list) -> dict:
-    """The parameter dict for ``kernel``: the best CV value (first on ties) or the fixed slider value."""
+    """The parameter dict for ``kernel``: the best CV value (first on ties) or the fixed slider value.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import Params, chosen
+    >>> chosen("ik", Params(), [4, 8, 16], [0.8, 0.9, 0.9])
+    {'psi': 8}
+    >>> chosen("rbf", Params(tuning="fixed", gamma=0.5), [], []), chosen("linear", Params(), [], [])
+    ({'gamma': 0.5}, {})
+    """
     name = TUNED[kernel]
     if name is None:
         return {}
@@ -120,28 +160,28 @@ def chosen(kernel: str, p: Params, values: list, scores: list) -> dict:
 
 def cv_score(kernel: str, value, spec: DataSpec, *, C: float, t: int, ik_method: str, seed: int,
              memo: Memo | None = None) -> float:
-    """5-fold CV accuracy of ``kernel`` with its tuned parameter at ``value`` (a block of :func:`run`)."""
+    """5-fold CV accuracy of ``kernel`` with its tuned parameter at ``value`` on ``spec``'s training rows.
+
+    A block of :func:`run`: it depends on the data and these settings only, so a
+    change of another kernel's setting does not recompute it.
+    """
     memo, _ = resolve(memo, None)
     X, y, _, _ = memo(make_data)(spec)
     return cv_accuracy(kernel, value, X, y, C=C, t=t, ik_method=ik_method, seed=seed)
 
 
-def fit_and_test(kernel: str, params: tuple, p: Params, *, memo: Memo | None = None) -> tuple[Evaluation, tuple | None]:
-    """``kernel`` with ``params`` (``(name, value)`` pairs) fitted and tested, and its decision regions.
+def fit_and_test(kernel: str, params: tuple, spec: DataSpec, *, C: float, t: int, ik_method: str, seed: int,
+                 regions: bool, memo: Memo | None = None) -> tuple[Evaluation, tuple | None]:
+    """``kernel`` with ``params`` (``(name, value)`` pairs) fitted on ``spec``'s training rows and tested.
 
-    A block of :func:`run`: the regions are drawn only for 2-D data when ``p.regions``.
+    A block of :func:`run`. Returns the :class:`~ikviz.learn.svm.Evaluation` and,
+    if ``regions`` (2-D data only), the decision regions (:func:`decision_regions`),
+    else ``None``.
     """
     memo, _ = resolve(memo, None)
-    data = memo(make_data)(p.data)
-    ev, model = evaluate(kernel, dict(params), p, data)
-    regions = decision_regions(model, data[0]) if p.regions and data[0].shape[1] == 2 else None
-    return ev, regions
-
-
-def evaluate(kernel: str, params: dict, p: Params, data) -> tuple[Evaluation, object]:
-    """Fit ``kernel`` with ``params`` on the training rows of ``data``; metrics on its test rows."""
-    X, y, Xt, yt = data
-    return fit_evaluate(kernel, params, X, y, Xt, yt, C=p.C, t=p.t, ik_method=p.ik_method, seed=p.seed)
+    X, y, Xt, yt = memo(make_data)(spec)
+    ev, model = fit_evaluate(kernel, dict(params), X, y, Xt, yt, C=C, t=t, ik_method=ik_method, seed=seed)
+    return ev, (decision_regions(model, X) if regions else None)
 
 
 def decision_regions(model, X, resolution: int = 120, margin: float = 0.1):
@@ -160,12 +200,15 @@ def decision_regions(model, X, resolution: int = 120, margin: float = 0.1):
 
 @dataclass(frozen=True)
 class Result:
+    """What :func:`run` found: one evaluation per kernel, the CV curves, decision regions and the training rows."""
+
     params: Params
     evaluations: tuple  # Evaluation per kernel, in params.kernels order
-    cv: dict  # kernel -> (values, scores)
-    regions: dict  # kernel -> (xs, ys, Z) for 2-D data, else empty
+    cv: dict  # kernel -> (values, scores); empty lists when not tuned
+    regions: dict  # kernel -> (xs, ys, Z) for 2-D data with params.regions, else empty
     X_train: np.ndarray
     y_train: np.ndarray
+    n_test: int  # test rows every kernel was scored on
 
     def table(self) -> list[dict]:
         """One row per kernel: parameters, accuracy, FPR, FNR and times."""
@@ -173,18 +216,35 @@ class Result:
                  "train s": e.train_seconds, "test s": e.test_seconds} for e in self.evaluations]
 
 
-def run(p: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
-    """Tune (or fix), fit and evaluate every kernel of ``p`` on one draw of the data.
+def run(params: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Tune (or fix), fit and evaluate every kernel of ``params`` on one draw of the data.
 
-    Every CV candidate and every final fit is a block of ``memo``;
-    ``progress(fraction, text)`` is called before each.
+    Every CV candidate (:func:`cv_score`) and every final fit (:func:`fit_and_test`)
+    is a block of ``memo``; ``progress(fraction, text)`` is called before each
+    ("SVC, Gaussian (RBF): CV 3 of 16").
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, Params, run
+    >>> p = Params(DataSpec("density-ratio", n=40, n_test=400), kernels=("linear", "ik-linear"), t=20)
+    >>> res = run(p, progress=lambda f, text: print(f"{f:.2f} {text}"))
+    0.00 SVC, linear kernel: fitting and testing
+    0.17 linear SVM on IK features: CV 1 of 4
+    0.33 linear SVM on IK features: CV 2 of 4
+    0.50 linear SVM on IK features: CV 3 of 4
+    0.67 linear SVM on IK features: CV 4 of 4
+    0.83 linear SVM on IK features: fitting and testing
+    1.00 done
+    >>> res.cv["ik-linear"][0], sorted(res.regions), res.n_test
+    ([4, 8, 16, 32], ['ik-linear', 'linear'], 400)
     """
     memo, progress = resolve(memo, progress)
+    p = params
     check_params(p)
-    data = memo(make_data)(p.data)
-    X, y = data[0], data[1]
+    X, y, Xt, _ = memo(make_data)(p.data)
     grids = {k: candidates(k, p, X) for k in p.kernels}
     total, done = sum(len(v) for v in grids.values()) + len(p.kernels), 0
+    regions = p.regions and X.shape[1] == 2
     evals, cv, drawn = [], {}, {}
     for k in p.kernels:
         scores = []
@@ -194,13 +254,22 @@ def run(p: Params, *, memo: Memo | None = None, progress: Progress | None = None
             done += 1
         cv[k] = (list(grids[k]), scores)
         progress(done / total, f"{LABELS[k]}: fitting and testing")
-        ev, regions = memo(fit_and_test)(k, tuple(chosen(k, p, grids[k], scores).items()), p)
+        ev, region = memo(fit_and_test)(k, tuple(chosen(k, p, grids[k], scores).items()), p.data, C=p.C, t=p.t,
+                                        ik_method=p.ik_method, seed=p.seed, regions=regions)
         done += 1
         evals.append(ev)
-        if regions is not None:
-            drawn[k] = regions
+        if region is not None:
+            drawn[k] = region
     progress(1.0, "done")
-    return Result(p, tuple(evals), cv, drawn, X, y)
+    return Result(p, tuple(evals), cv, drawn, X, y, len(Xt))
+
+
+@dataclass(frozen=True)
+class PairedParams:
+    """The Table 1 protocol: ``base`` run once per seed of ``seeds`` (data and kernels seeded alike)."""
+
+    base: Params = field(default_factory=Params)
+    seeds: tuple = (0, 1, 2, 3, 4)
 
 
 @dataclass(frozen=True)
@@ -229,20 +298,38 @@ class PairedResult:
         return float(diff.mean()), float(diff.std(ddof=1)) if diff.size > 1 else 0.0, int((diff < 0).sum())
 
 
-def paired_runs(p: Params, seeds, *, memo: Memo | None = None, progress: Progress | None = None) -> PairedResult:
-    """Repeat :func:`run` (without decision regions) for each seed; all kernels see the same data per seed."""
+def paired_runs(params: PairedParams, *, memo: Memo | None = None,
+                progress: Progress | None = None) -> PairedResult:
+    """:func:`run` (without decision regions) for each seed; all kernels see the same data per seed.
+
+    Seed ``s`` sets both the data's seed and the kernels' (``params.base`` with
+    ``seed=s`` and ``data.seed=s``), so each seed's run is the one the page shows
+    for that seed, and its blocks are shared with it through ``memo``.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, PairedParams, Params, paired_runs
+    >>> base = Params(DataSpec("density-ratio", n=40, n_test=200), kernels=("linear", "ik-linear"),
+    ...               tuning="fixed", t=20)
+    >>> res = paired_runs(PairedParams(base, seeds=(0, 1, 2)))
+    >>> res.seeds, res.metrics[("linear", "FPR")].shape
+    ((0, 1, 2), (3,))
+    """
     memo, progress = resolve(memo, progress)
-    seeds = tuple(int(s) for s in seeds)
+    seeds = tuple(int(s) for s in params.seeds)
     if not seeds:
         raise ValueError("paired_runs needs at least one seed.")
+    p = params.base
     metrics = {(k, m): np.empty(len(seeds)) for k in p.kernels for m in ("accuracy", "FPR", "FNR")}
     for i, s in enumerate(seeds):
         q = replace(p, seed=s, data=replace(p.data, seed=s), regions=False)
-        res = run(q, memo=memo, progress=within(progress, i / len(seeds), (i + 1) / len(seeds), f"seed {s}"))
+        res = run(q, memo=memo, progress=within(progress, i / len(seeds), (i + 1) / len(seeds),
+                                                f"seed {s} ({i + 1} of {len(seeds)})"))
         for e in res.evaluations:
             metrics[(e.kernel, "accuracy")][i] = e.accuracy
             metrics[(e.kernel, "FPR")][i] = e.fpr
             metrics[(e.kernel, "FNR")][i] = e.fnr
+    progress(1.0, "done")
     return PairedResult(tuple(p.kernels), seeds, metrics)
 
 
@@ -259,15 +346,18 @@ class DensityRatioParams:
     seed: int = 0
 
 
-def run_density_ratio(p: DensityRatioParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+def run_density_ratio(params: DensityRatioParams, *, memo: Memo | None = None,
+                      progress: Progress | None = None) -> dict:
     """{ratio: PairedResult} over seeds ``seed .. seed + n_seeds - 1``."""
     memo, progress = resolve(memo, progress)
-    out = {}
+    p, out = params, {}
+    seeds = tuple(range(p.seed, p.seed + p.n_seeds))
     for i, r in enumerate(p.ratios):
         base = Params(data=DataSpec("density-ratio", ratio=float(r), n=500, n_test=p.n_test), kernels=p.kernels,
-                      t=p.t, ik_method=p.ik_method)
+                      t=p.t, ik_method=p.ik_method, regions=False)
         sub = within(progress, i / len(p.ratios), (i + 1) / len(p.ratios), f"ratio {r:g}")
-        out[float(r)] = paired_runs(base, range(p.seed, p.seed + p.n_seeds), memo=memo, progress=sub)
+        out[float(r)] = paired_runs(PairedParams(base, seeds), memo=memo, progress=sub)
+    progress(1.0, "done")
     return out
 
 
@@ -284,12 +374,13 @@ class WGaussiansParams:
     seed: int = 0
 
 
-def run_wgaussians(p: WGaussiansParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+def run_wgaussians(params: WGaussiansParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """{grid: Result} on the same data; IK is the aNNE (Voronoi) version with t = 200, as in ting2021."""
     memo, progress = resolve(memo, progress)
-    out = {}
+    p, out = params, {}
     for i, g in enumerate(p.grids):
         q = Params(data=DataSpec("w-gaussians", w=p.w, n=p.n, n_test=p.n_test, seed=p.seed), kernels=p.kernels,
                    grid=g, t=p.t, ik_method="anne", seed=p.seed, regions=False)
         out[g] = run(q, memo=memo, progress=within(progress, i / len(p.grids), (i + 1) / len(p.grids), g))
+    progress(1.0, "done")
     return out

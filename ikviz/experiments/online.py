@@ -1,18 +1,24 @@
 """Online lab: mistake rate along a stream for FOGD, NOGD, IK+OGD and RandLocal+OGD (lu2016 §7, wang2017).
 
-:func:`make_stream` builds a seeded permutation of a dataset; :func:`run_method` runs one
-learner (a classifier of :mod:`ikviz.learn`, built by :func:`make_learner`) over it (the
-page caches each separately); :func:`run` runs them all.
+Every experiment follows :mod:`ikviz.runner`, ``fn(params, *, memo=None, progress=None)``:
+:func:`run` runs every learner of :class:`Params` over one stream (the page's view), and
+:func:`run_repro` repeats it over data sets and stream orders (lu2016 §7).
+
+Their building blocks, each a block of ``memo``: :func:`make_stream` (a seeded
+permutation of a data set), :func:`step_size` (a learner's step size, tuned by
+:func:`tune_eta` on a separate stream) and :func:`learn` (one learner's pass, see
+:func:`run_method`). A learner's blocks are keyed by the settings it reads
+(:func:`learner_params`), so moving FOGD's D does not rerun IK+OGD.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ..data import density_ratio, load, w_gaussians
+from ..data import canonical_name, load
 from ..learn import FOGDClassifier, IKOGDClassifier, NOGDClassifier, RandLocalOGDClassifier
 from ..runner import Memo, Progress, resolve, within
 
@@ -57,7 +63,8 @@ class Params:
     """Stream and learner settings.
 
     ``dataset`` is "density-ratio" (``n`` points at ``ratio``:1), "w-gaussians" (w = ``w``) or a
-    bundled real dataset (features min-max scaled to [0, 1], as usual for online learners).
+    bundled real dataset (features min-max scaled to [0, 1], as usual for online learners);
+    underscores are read as hyphens (``w_gaussians`` is ``w-gaussians``).
     The stream is a seeded permutation of the rows, truncated to ``n`` rows. The Gaussian
     kernel of FOGD and NOGD is exp(-gamma |x - y|^2); ``eta`` is every learner's step size,
     unless ``tune_eta``: then each learner gets its own from :data:`ETAS` (see :func:`tune_eta`).
@@ -80,25 +87,67 @@ class Params:
     seed: int = 0
     tune_eta: bool = False
 
+    def __post_init__(self):
+        object.__setattr__(self, "dataset", canonical_name(self.dataset))
 
+
+#: the settings each learner reads, besides the stream's and its step size
+OWN_SETTINGS = {"FOGD": ("D", "gamma"), "NOGD": ("B", "gamma"), "IK+OGD": ("psi", "t", "prefix"),
+                "RandLocal+OGD": ("n_sets", "max_anchors", "prefix")}
 #: lu2016's step sizes {2, 0.2, ..., 0.0002}
 ETAS = (2.0, 0.2, 0.02, 0.002, 0.0002)
 #: examples of the separate stream each step size is tried on
 TUNING_EXAMPLES = 2000
 
 
+def learner_params(method: str, p: Params) -> Params:
+    """``p`` with every setting ``method`` does not read put back to its default: the key of its blocks.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.online import Params, learner_params
+    >>> a, b = Params(D=100, psi=16), Params(D=800, psi=16)
+    >>> learner_params("IK+OGD", a) == learner_params("IK+OGD", b)
+    True
+    >>> learner_params("FOGD", a) == learner_params("FOGD", b)
+    False
+    """
+    if method not in OWN_SETTINGS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
+    keep = {"dataset", "n", "seed", "tune_eta", *OWN_SETTINGS[method]}
+    keep |= {"density-ratio": {"ratio"}, "w-gaussians": {"w"}}.get(p.dataset, set())
+    if not p.tune_eta:
+        keep.add("eta")
+    default = Params()
+    return replace(p, methods=(method,), **{f.name: getattr(default, f.name) for f in fields(Params)
+                                            if f.name not in keep and f.name != "methods"})
+
+
 def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 10):
-    """(X, y): a seeded random order of ``dataset``, at most ``n`` rows."""
+    """(X, y): a seeded random order of ``dataset``, at most ``n`` rows.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.online import make_stream
+    >>> X, y = make_stream("w_gaussians", 50, seed=0, w=3)
+    >>> X.shape, y.shape
+    ((50, 6), (50,))
+    """
     if n < 10:
         raise ValueError(f"the stream needs at least 10 examples; got n={n}.")
+    dataset = canonical_name(dataset)
     if dataset == "density-ratio":
-        X, y = density_ratio(n + n % 2, ratio, seed=seed)
+        X, y = load(dataset, n=n + n % 2, ratio=ratio, seed=seed)
     elif dataset == "w-gaussians":
-        X, y = w_gaussians((n + 1) // 2, w=w, seed=seed)
+        X, y = load(dataset, n_per_cluster=(n + 1) // 2, w=w, seed=seed)
     else:
         X, y = load(dataset, scale="minmax")
     order = np.random.default_rng(seed).permutation(len(y))[:n]
     return X[order], y[order]
+
+
+def _stream_of(p: Params, n: int, seed: int, memo: Memo):
+    return memo(make_stream)(p.dataset, n, seed, p.ratio, p.w)
 
 
 def make_learner(method: str, p: Params, eta: float | None = None):
@@ -129,11 +178,12 @@ def run_method(method: str, X, y, p: Params, eta: float | None = None) -> Stream
 def learn(method: str, p: Params, eta: float, *, memo: Memo | None = None) -> StreamResult:
     """One pass of ``method`` over ``p``'s stream with step size ``eta`` (a block of :func:`run`)."""
     memo, _ = resolve(memo, None)
-    X, y = memo(make_stream)(p.dataset, p.n, p.seed, p.ratio, p.w)
+    X, y = _stream_of(p, p.n, p.seed, memo)
     return run_method(method, X, y, p, eta)
 
 
-def tune_eta(method: str, p: Params) -> tuple[float, dict[float, float]]:
+def tune_eta(method: str, p: Params, *, memo: Memo | None = None,
+             progress: Progress | None = None) -> tuple[float, dict[float, float]]:
     """The step size of :data:`ETAS` with the fewest mistakes for ``method``, and each one's mistake rate.
 
     lu2016 tunes every learner's step size by cross-validation on its training
@@ -142,41 +192,68 @@ def tune_eta(method: str, p: Params) -> tuple[float, dict[float, float]]:
     the generated data), at most :data:`TUNING_EXAMPLES` long. The stream the
     page reports is never used to choose.
     """
-    X, y = make_stream(p.dataset, min(p.n, TUNING_EXAMPLES), p.seed + 1, p.ratio, p.w)
-    rates = {eta: run_method(method, X, y, p, eta).mistake_rate for eta in ETAS}
+    memo, progress = resolve(memo, progress)
+    X, y = _stream_of(p, min(p.n, TUNING_EXAMPLES), p.seed + 1, memo)
+    rates = {}
+    for i, eta in enumerate(ETAS):
+        progress(i / len(ETAS), f"step size {i + 1} of {len(ETAS)}")
+        rates[eta] = run_method(method, X, y, p, eta).mistake_rate
     return min(rates, key=rates.get), rates
 
 
-def step_size(method: str, p: Params) -> float:
-    """``method``'s step size under ``p``: tuned (:func:`tune_eta`) or ``p.eta``."""
-    return tune_eta(method, p)[0] if p.tune_eta else p.eta
+def step_size(method: str, p: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> float:
+    """``method``'s step size under ``p``: tuned (:func:`tune_eta`) or ``p.eta`` (a block of :func:`run`)."""
+    return tune_eta(method, p, memo=memo, progress=progress)[0] if p.tune_eta else p.eta
 
 
 @dataclass(frozen=True)
 class Result:
+    """What :func:`run` found: each learner's pass and the step size it used."""
+
     params: Params
-    results: tuple  # StreamResult per method
-    etas: tuple = ()  # the step size each method used (default: params.eta for all)
+    results: tuple  # StreamResult per method, in params.methods order
+    etas: tuple  # the step size each method used
 
     def table(self) -> list[dict]:
         """Final mistake rate, step size, seconds, examples per second and feature count per method."""
         n = self.results[0].mistakes.size if self.results else 0
-        etas = self.etas or (self.params.eta,) * len(self.results)
         return [{"method": r.method, "mistake rate": r.mistake_rate, "η": eta, "seconds": r.seconds,
                  "examples/s": n / r.seconds if r.seconds > 0 else float("inf"), "features": r.n_features}
-                for r, eta in zip(self.results, etas)]
+                for r, eta in zip(self.results, self.etas)]
 
 
-def run(p: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
-    """Run every method of ``p`` on the same stream (each method's step size and pass a block of ``memo``)."""
+def run(params: Params, *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
+    """Run every learner of ``params`` over the same stream.
+
+    Each learner's step size (:func:`step_size`) and pass (:func:`learn`) is a
+    block of ``memo``, keyed by the settings that learner reads
+    (:func:`learner_params`); ``progress(fraction, text)`` reports each stage
+    ("IK+OGD: one pass over 10,000 examples").
+
+    Examples
+    --------
+    >>> from ikviz.experiments.online import Params, run
+    >>> res = run(Params(dataset="density-ratio", n=200, prefix=100, psi=16, methods=("FOGD", "IK+OGD")),
+    ...           progress=lambda f, text: print(f"{f:.2f} {text}"))
+    0.00 FOGD: one pass over 200 examples
+    0.50 IK+OGD: one pass over 200 examples
+    1.00 done
+    >>> [row["method"] for row in res.table()], res.etas
+    (['FOGD', 'IK+OGD'], (0.2, 0.2))
+    """
     memo, progress = resolve(memo, progress)
-    out, etas = [], []
+    p, out, etas = params, [], []
     for i, m in enumerate(p.methods):
+        q = learner_params(m, p)
+        passing = (i + 0.5) / len(p.methods) if p.tune_eta else i / len(p.methods)
         if p.tune_eta:
-            progress(i / len(p.methods), f"{m}: trying {len(ETAS)} step sizes")
-        etas.append(memo(step_size)(m, p))
-        progress((i + 0.5) / len(p.methods), f"{m}: one pass over {p.n:,} examples")
-        out.append(memo(learn)(m, p, etas[-1]))
+            tuning = within(progress, i / len(p.methods), passing, f"{m}: tuning η")
+            etas.append(memo(step_size)(m, q, progress=tuning))
+        else:
+            etas.append(p.eta)
+        progress(passing, f"{m}: one pass over {p.n:,} examples")
+        # keyed by the step size used, tuned or not: the same pass either way
+        out.append(memo(learn)(m, replace(q, tune_eta=False, eta=etas[-1]), etas[-1]))
     progress(1.0, "done")
     return Result(p, tuple(out), tuple(etas))
 
@@ -192,20 +269,22 @@ class ReproParams:
     tune_eta: bool = True
 
 
-def run_repro(p: ReproParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+def run_repro(params: ReproParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """{dataset: {method: {"mistake rate": (mean, std), "seconds": (mean, std)}}} with default learner settings."""
     memo, progress = resolve(memo, progress)
-    out = {}
+    p, out = params, {}
+    runs = len(p.datasets) * p.n_seeds
     for j, name in enumerate(p.datasets):
         per = {m: ([], []) for m in METHODS}
         for s in range(p.seed, p.seed + p.n_seeds):
-            step = (j * p.n_seeds + s - p.seed) / (len(p.datasets) * p.n_seeds)
+            step = (j * p.n_seeds + s - p.seed) / runs
             res = run(Params(dataset=name, n=p.n, seed=s, tune_eta=p.tune_eta), memo=memo,
-                      progress=within(progress, step, step + 1 / (len(p.datasets) * p.n_seeds), f"{name}, seed {s}"))
+                      progress=within(progress, step, step + 1 / runs, f"{name}, seed {s}"))
             for r in res.results:
                 per[r.method][0].append(r.mistake_rate)
                 per[r.method][1].append(r.seconds)
         out[name] = {m: {"mistake rate": (float(np.mean(a)), float(np.std(a, ddof=1)) if len(a) > 1 else 0.0),
                          "seconds": (float(np.mean(b)), float(np.std(b, ddof=1)) if len(b) > 1 else 0.0)}
                      for m, (a, b) in per.items()}
+    progress(1.0, "done")
     return out

@@ -13,14 +13,16 @@ embedded as one extra point, so where it lands can be seen. Separation scores
 (5-NN accuracy and silhouette of the true cluster in 2-D, trustworthiness)
 turn the pictures into numbers.
 
-:func:`run` follows :mod:`ikviz.runner`'s convention; its building blocks,
-:func:`load_data` (the points) and :func:`embed` (one kernel's embedding with
-its intermediate frames and scores), go through ``memo``.
+:func:`run` (both kernels on one dataset) and :func:`run_search` (the paper's
+search range of perplexity and psi) follow :mod:`ikviz.runner`'s convention.
+Their building blocks go through ``memo``: :func:`load_data` (the points and
+the shared start), :func:`affinity_matrix` (one kernel's joint probabilities)
+and :func:`embed` (one kernel's embedding with its saved frames and scores),
+so a change of psi recomputes the IK side only.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 import time
@@ -29,8 +31,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ..data import canonical_name, load
 from ..data import dataset_names as bundled_names
-from ..data import load, w_gaussians
 from ..embedding import IsolationKernelAffinities, separation_scores
 from ..runner import Memo, Progress, no_progress, resolve, within
 
@@ -46,6 +48,8 @@ PAPER_W = (1, 2, 100, 5000)
 PAPER_SEARCH = (5, 20, 40, 60, 80, 100, 250, 500, 800)
 ORIGIN_LABEL = -1
 PARALLEL_FROM = 5000
+#: share of one embedding's progress bar given to its affinities (the optimisation reports the rest)
+AFFINITY_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -79,14 +83,13 @@ class Data:
 
 @dataclass
 class Embedding:
-    """One kernel's t-SNE: final coordinates, the frames on the way, and its scores."""
+    """One kernel's t-SNE: final coordinates, the frames saved on the way (for the replay), and its scores."""
 
     kernel: str
     coords: np.ndarray             # (n, 2)
     frames: np.ndarray             # (n_frames, n, 2) float32, the first is the start
     iterations: np.ndarray         # (n_frames,) iteration of each frame (0 = start)
-    kl: np.ndarray                 # (n_frames,) KL divergence at each frame (NaN at the start)
-    scores: dict                   # see ikviz.embedding.separation_scores
+    scores: dict                   # see :func:`scores`
     seconds: dict                  # "affinities" and "optimisation"
     info: dict = field(default_factory=dict)
 
@@ -115,8 +118,8 @@ def dataset_names() -> tuple[str, ...]:
 def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0) -> Data:
     """The points to embed, with the PCA start both embeddings share.
 
-    Synthetic: ``w_gaussians`` plus the origin as one extra point (label
-    ``ORIGIN_LABEL``). Real: the dataset with each feature scaled to [0, 1]
+    Synthetic: the w-Gaussians of :func:`ikviz.data.load` plus the origin as one
+    extra point (label ``ORIGIN_LABEL``). Real: the dataset with each feature scaled to [0, 1]
     (as Ting et al. do before clustering), so no feature dominates the distances.
     The start is openTSNE's own ``initialization="pca"``, computed once here
     rather than once per kernel (it costs as much as a kernel's affinities at
@@ -131,8 +134,9 @@ def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0)
     """
     from openTSNE.initialization import pca
 
+    dataset = canonical_name(dataset)
     if dataset in SYNTHETIC:
-        X, y = w_gaussians(n_per_cluster, w, sigma_b=SYNTHETIC[dataset][1], seed=seed)
+        X, y = load("w-gaussians", n_per_cluster=n_per_cluster, w=w, sigma_b=SYNTHETIC[dataset][1], seed=seed)
         X = np.vstack([X, np.zeros((1, X.shape[1]))])
         y = np.append(y, ORIGIN_LABEL)
         classes, origin = ("red cluster", "blue cluster"), len(y) - 1
@@ -158,7 +162,18 @@ def n_jobs(n: int, sharing: int = 1) -> int:
 
 
 def data_spec(dataset: str, w: int, n_per_cluster: int, seed: int) -> tuple:
-    """The arguments of :func:`load_data` that matter: real data ignore ``w`` and ``n_per_cluster``."""
+    """The arguments of :func:`load_data` that matter, in one spelling per dataset.
+
+    Real data ignore ``w`` and ``n_per_cluster``; old names with underscores
+    (``w_gaussians``) mean the hyphenated ones.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import data_spec
+    >>> data_spec("w_gaussians", 3, 40, 1), data_spec("iris", 3, 40, 1)
+    (('w-gaussians', 3, 40, 1), ('iris', 2, 500, 1))
+    """
+    dataset = canonical_name(dataset)
     if dataset not in SYNTHETIC:
         w, n_per_cluster = 2, 500
     return dataset, int(w), int(n_per_cluster), int(seed)
@@ -171,6 +186,15 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
     Settings too large for ``n`` points are capped, and the dict reports the
     values used: perplexity at (n - 1) / 3 (openTSNE keeps 3 x perplexity
     neighbours), psi at n / 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.tsne import affinities
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> aff, info = affinities("gk", X, perplexity=30)
+    >>> aff.P.shape, info["perplexity"]
+    ((40, 40), 13.0)
     """
     from openTSNE.affinity import PerplexityBasedNN
 
@@ -190,40 +214,84 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
     raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
 
 
+def kernel_setting(kernel: str, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
+                   method: str = "anne") -> dict:
+    """The settings ``kernel``'s affinities depend on, with one type each (one cache key per setting).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import kernel_setting
+    >>> kernel_setting("gk", perplexity=30, psi=5), kernel_setting("ik", psi=5.0)
+    ({'perplexity': 30.0}, {'psi': 5, 't': 200, 'method': 'anne'})
+    """
+    if kernel == "gk":
+        return {"perplexity": float(perplexity)}
+    if kernel == "ik":
+        return {"psi": int(psi), "t": int(t), "method": str(method)}
+    raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
+
+
+def affinity_matrix(kernel: str, spec: tuple, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
+                    method: str = "anne", threads: int = 1, memo: Memo | None = None):
+    """``kernel``'s joint probabilities P for the data ``spec`` names (see :func:`data_spec`): a building block.
+
+    Returns ``(P, info, seconds)``: the sparse symmetric matrix the
+    optimisation reads, the settings used (see :func:`affinities`) and the
+    seconds it took. Only P is kept, not openTSNE's neighbour index (which
+    holds the data), so that a memoised result stays small.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import affinity_matrix
+    >>> P, info, seconds = affinity_matrix("ik", ("w-gaussians", 2, 30, 0), psi=10, t=50)
+    >>> P.shape, round(float(P.sum()), 6), info["psi"]
+    ((61, 61), 1.0, 10)
+    """
+    memo, _ = resolve(memo, None)
+    data = memo(load_data)(*spec)
+    start = time.perf_counter()
+    aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=spec[-1],
+                           threads=threads)
+    return aff.P.tocsr(), info, time.perf_counter() - start
+
+
 class _Recorder:
-    """openTSNE callback that keeps every frame and reports each as progress."""
+    """openTSNE callback that keeps a frame every time it is called and reports it as progress."""
 
     def __init__(self, offset, total, frames, progress):
         self.offset, self.total, self.frames, self.progress = offset, total, frames, progress
 
     def __call__(self, iteration, error, embedding):
         it = self.offset + iteration
-        self.frames.append((it, float(error), np.array(embedding, dtype=np.float32)))
+        self.frames.append((it, np.array(embedding, dtype=np.float32)))
         self.progress(it / self.total, f"iteration {it} of {self.total}")
         return False  # never stop early
 
 
-def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
-             seed: int = 0, start: np.ndarray | None = None, threads: int | None = None,
-             progress: Progress | None = None):
-    """Run openTSNE's standard two-phase optimisation on ``aff``; return (coords, frames).
+def optimise(P, start: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
+             seed: int = 0, threads: int = 1, progress: Progress | None = None):
+    """Run openTSNE's standard two-phase optimisation of joint probabilities ``P`` from ``start``.
 
-    Same schedule as ``openTSNE.TSNE().fit``: PCA start (or ``start``),
-    ``exaggeration_iter`` iterations with early exaggeration 12, then ``n_iter``
-    plain ones. Every ``frame_every`` iterations a frame (iteration, KL,
-    coords) is kept and ``progress(fraction, "iteration i of n")`` called.
+    Same schedule as ``openTSNE.TSNE().fit``: ``exaggeration_iter``
+    iterations with early exaggeration 12, then ``n_iter`` plain ones. Every
+    ``frame_every`` iterations a frame (iteration, coords) is kept and
+    ``progress(fraction, "iteration i of n")`` called. Returns
+    ``(coords, frames)``; the first frame is the start, the last the result.
     """
     from openTSNE import TSNE
+    from openTSNE.affinity import Affinities
 
     progress = progress or no_progress
     if frame_every < 1:
         raise ValueError(f"frame_every must be at least 1; got {frame_every}.")
     if exaggeration_iter < 0 or n_iter < 1:
         raise ValueError("exaggeration_iter must be >= 0 and n_iter >= 1.")
-    tsne = TSNE(n_jobs=threads or n_jobs(X.shape[0]), random_state=seed)
-    emb = tsne.prepare_initial(X, aff, initialization="pca" if start is None else start)
+    aff = Affinities()
+    aff.P = P
+    tsne = TSNE(n_jobs=threads, random_state=seed)
+    emb = tsne.prepare_initial(affinities=aff, initialization=start)  # a copy: ``start`` stays as it is
     total = exaggeration_iter + n_iter
-    frames = [(0, math.nan, np.array(emb, dtype=np.float32))]
+    frames = [(0, np.array(emb, dtype=np.float32))]
     phases = ((exaggeration_iter, tsne.early_exaggeration, tsne.initial_momentum),
               (n_iter, None, tsne.final_momentum))
     offset = 0
@@ -234,7 +302,7 @@ def optimise(aff, X: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 
                      callbacks=_Recorder(offset, total, frames, progress), callbacks_every_iters=frame_every)
         offset += iters
     # openTSNE calls back before an iteration's update, so the last frame can be one step early
-    final = (total, frames[-1][1] if frames[-1][0] == total else math.nan, np.array(emb, dtype=np.float32))
+    final = (total, np.array(emb, dtype=np.float32))
     if frames[-1][0] == total:
         frames[-1] = final
     else:
@@ -249,9 +317,11 @@ ORIGIN_NEIGHBOURS = 10
 def scores(data: Data, coords: np.ndarray, k: int = 5) -> dict:
     """Separation scores of an embedding of ``data`` against the true clusters (the origin left out).
 
-    With an origin point, ``origin_neighbours`` counts its ``ORIGIN_NEIGHBOURS``
-    nearest 2-D neighbours per cluster: Table 6's question of whether the
-    origin, shared by both clusters, is drawn next to both or to one only.
+    ``knn_accuracy``, ``silhouette`` and ``trustworthiness`` as in
+    :func:`ikviz.embedding.separation_scores`. With an origin point,
+    ``origin_neighbours`` counts its ``ORIGIN_NEIGHBOURS`` nearest 2-D
+    neighbours per cluster: Table 6's question of whether the origin, shared by
+    both clusters, is drawn next to both or to one only.
     """
     keep = data.labels != ORIGIN_LABEL
     out = separation_scores(coords[keep], data.labels[keep], data.X[keep], k=k)
@@ -269,8 +339,9 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
     """t-SNE of one dataset with one kernel's affinities (``perplexity`` for GK; ``psi, t, method`` for IK).
 
     A building block of :func:`run`: ``memo`` shares the data with the other
-    kernel's embedding; ``progress(fraction, text)`` follows the
-    optimisation; ``sharing`` embeddings run at once (see :func:`n_jobs`).
+    kernel's embedding and keeps the affinities (:func:`affinity_matrix`);
+    ``progress(fraction, text)`` reports "affinities…", then the
+    optimisation's iterations; ``sharing`` embeddings run at once (see :func:`n_jobs`).
 
     Examples
     --------
@@ -280,37 +351,41 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
     ((61, 2), [0, 50])
     """
     memo, progress = resolve(memo, progress)
-    data = memo(load_data)(*data_spec(dataset, w, n_per_cluster, seed))
+    setting = kernel_setting(kernel, perplexity=perplexity, psi=psi, t=t, method=method)
+    spec = data_spec(dataset, w, n_per_cluster, seed)
+    data = memo(load_data)(*spec)
     threads = n_jobs(len(data.labels), sharing)
     progress(0.0, "affinities…")
+    P, info, affinity_seconds = memo(affinity_matrix)(kernel, spec, threads=threads, **setting)
     start = time.perf_counter()
-    aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=seed,
-                           threads=threads)
-    mid = time.perf_counter()
-    coords, frames = optimise(aff, data.X, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
-                              frame_every=frame_every, seed=seed, start=data.start, threads=threads,
-                              progress=progress)
-    end = time.perf_counter()
+    coords, frames = optimise(P, data.start, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
+                              frame_every=frame_every, seed=seed, threads=threads,
+                              progress=within(progress, AFFINITY_SHARE, 1.0))
     return Embedding(
         kernel, coords,
-        frames=np.stack([f[2] for f in frames]),
+        frames=np.stack([f[1] for f in frames]),
         iterations=np.array([f[0] for f in frames]),
-        kl=np.array([f[1] for f in frames]),
         scores=scores(data, coords),
-        seconds={"affinities": mid - start, "optimisation": end - mid},
+        seconds={"affinities": affinity_seconds, "optimisation": time.perf_counter() - start},
         info=info,
     )
 
 
 def kernel_params(p: Params, kernel: str) -> dict:
-    """The keyword arguments of :func:`embed` for ``kernel`` under ``p`` (only those it depends on)."""
-    common = dict(dataset=p.dataset, seed=p.seed, exaggeration_iter=p.exaggeration_iter, n_iter=p.n_iter,
-                  frame_every=p.frame_every)
-    if p.dataset in SYNTHETIC:
-        common.update(w=p.w, n_per_cluster=p.n_per_cluster)
-    if kernel == "gk":
-        return {**common, "perplexity": p.perplexity}
-    return {**common, "psi": p.psi, "t": p.t, "method": p.method}
+    """The keyword arguments of :func:`embed` for ``kernel`` under ``p``: only those it depends on, one spelling each.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params, kernel_params
+    >>> kernel_params(Params(dataset="iris", w=7), "gk")
+    {'dataset': 'iris', 'seed': 0, 'exaggeration_iter': 250, 'n_iter': 500, 'frame_every': 25, 'perplexity': 30.0}
+    """
+    dataset, w, n_per_cluster, seed = data_spec(p.dataset, p.w, p.n_per_cluster, p.seed)
+    common = dict(dataset=dataset, seed=seed, exaggeration_iter=int(p.exaggeration_iter), n_iter=int(p.n_iter),
+                  frame_every=int(p.frame_every))
+    if dataset in SYNTHETIC:
+        common.update(w=w, n_per_cluster=n_per_cluster)
+    return {**common, **kernel_setting(kernel, perplexity=p.perplexity, psi=p.psi, t=p.t, method=p.method)}
 
 
 def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[str, Embedding]:
@@ -341,6 +416,11 @@ def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[st
 def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
     """Embed ``p.dataset`` with Gaussian and with Isolation Kernel affinities (both at once).
 
+    ``memo`` keeps the data, each kernel's affinities and each kernel's
+    embedding; ``progress`` reports both kernels' stages ("GK: iteration 300
+    of 750 · IK: affinities…"). Each embedding keeps a frame every
+    ``p.frame_every`` iterations, for the replay.
+
     Examples
     --------
     >>> from ikviz.experiments.tsne import Params, run
@@ -349,8 +429,10 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     (['gk', 'ik'], (61,))
     """
     memo, progress = resolve(memo, progress)
+    progress(0.0, "data…")
     data = memo(load_data)(*data_spec(p.dataset, p.w, p.n_per_cluster, p.seed))
-    embeddings = embed_pair({k: kernel_params(p, k) for k in KERNELS}, memo, progress)
+    embeddings = embed_pair({k: kernel_params(p, k) for k in KERNELS}, memo, within(progress, 0.1, 1.0))
+    progress(1.0, "done")
     return Result(p, data.labels, data.classes, data.origin, {k: embeddings[k] for k in KERNELS})
 
 
@@ -358,7 +440,16 @@ def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
                progress: Progress | None = None) -> dict[str, dict[int, dict]]:
     """Scores over the paper's search range: perplexity (GK) and psi (IK) each set to every value.
 
-    Returns ``scores[kernel][value]``; both kernels of one value are embedded at once.
+    Returns ``scores[kernel][value]`` (see :func:`scores`); the other settings
+    are those of ``p``. Both kernels of one value are embedded at once, and
+    each embedding goes through ``memo`` (the view of ``p`` itself is reused).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params, run_search
+    >>> out = run_search(Params(w=2, n_per_cluster=30, t=50, exaggeration_iter=20, n_iter=30), values=(5, 10))
+    >>> sorted(out), sorted(out["ik"]), sorted(out["gk"][10])
+    (['gk', 'ik'], [5, 10], ['knn_accuracy', 'origin_neighbours', 'silhouette', 'trustworthiness'])
     """
     memo, progress = resolve(memo, progress)
     values = tuple(values)
@@ -397,11 +488,16 @@ def run_tables(p: Params = Params(), tables: dict | None = None, search_w: int |
     """
     memo, progress = resolve(memo, progress)
     tables = TABLES if tables is None else tables
-    results, separation = {}, {}
-    for dataset, ws in tables.items():
-        results[dataset] = {w: run(replace(p, dataset=dataset, w=w), memo=memo) for w in ws}
-        separation[dataset] = {k: {w: r.embeddings[k].scores for w, r in results[dataset].items()}
-                               for k in KERNELS}
-    scan = {} if search_w is None else run_search(replace(p, dataset="w-gaussians", w=search_w), search_values,
-                                                   memo=memo)
+    views = [(dataset, w) for dataset, ws in tables.items() for w in ws]
+    steps = len(views) + (search_w is not None)
+    results = {dataset: {} for dataset in tables}
+    for i, (dataset, w) in enumerate(views):
+        step = within(progress, i / steps, (i + 1) / steps, f"{dataset}, w = {w}")
+        results[dataset][w] = run(replace(p, dataset=dataset, w=w), memo=memo, progress=step)
+    separation = {dataset: {k: {w: r.embeddings[k].scores for w, r in by_w.items()} for k in KERNELS}
+                  for dataset, by_w in results.items()}
+    scan = {} if search_w is None else run_search(
+        replace(p, dataset="w-gaussians", w=search_w), search_values, memo=memo,
+        progress=within(progress, len(views) / steps, 1.0, f"search range, w = {search_w}"))
+    progress(1.0, "done")
     return Table(p, results, separation, scan, search_w)

@@ -11,16 +11,33 @@ built from the same pieces as the paper pages:
 - :func:`clustering_check`: spectral clustering with IK and Gaussian
   affinities, scored by AMI against the classes (ting2021 §4.2.2).
 
-A file too big for memory goes through :func:`big_file_check` instead: the
-Dask path of :mod:`ikviz.scale` (the kernel fitted on a sample, IK + OGD and
-FOGD trained over every row, held-out accuracy), and a seeded sample of rows,
-drawn by row index, for the four checks and the plots.
+Each has a run (:func:`neighbour_check_run`, :func:`svm_check_run`,
+:func:`tsne_check_run`, :func:`clustering_check_run`) with the signature of
+:mod:`ikviz.runner`: its :class:`CheckParams` name the data (a :class:`Source`:
+a bundled data set, an uploaded file's bytes, or a big file's sample), the
+rows used and the kernel's settings; the rows are loaded once
+(:func:`check_data`) and shared by the four runs.
+
+A file too big for memory goes through :func:`big_file_check`: the Dask path
+of :mod:`ikviz.scale` on the server's shared cluster. The Isolation Kernel is
+fitted on its ``t * psi`` rows drawn by row index, every row is mapped to its
+cells (rows per cell, per class), IK + OGD and FOGD learn from every row chunk
+by chunk and are scored on a held-out part, and a seeded sample of rows, drawn
+by row index (:func:`big_file_sample`), feeds the four checks and the plots.
+
+Examples
+--------
+>>> from ikviz.experiments.your_data import CheckParams, Source, neighbour_check_run
+>>> res = neighbour_check_run(CheckParams(Source("bundled", "iris"), max_rows=60, psi=8, t=30))
+>>> sorted(res["skewness"]), len(res["n_eps"]["ik"])
+(['gk', 'ik'], 60)
 """
 
 from __future__ import annotations
 
 import io
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +69,7 @@ def _similarities(X, psi: int, t: int, seed: int) -> dict[str, np.ndarray]:
 
 
 def neighbour_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, eps: float = 0.05,
-                    k: int = 5) -> dict:
+                    k: int = 5, progress: Progress | None = None) -> dict:
     """N_eps of every point's nearest-neighbour query (itself excluded), k-occurrence and its skewness.
 
     A large N_eps means many points are almost as near as the nearest one
@@ -64,8 +81,11 @@ def neighbour_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, ep
     X = check_matrix(X)
     if len(X) <= k + 1:
         raise ValueError(f"The neighbour check needs more than {k + 1} rows; got {len(X)}.")
+    progress = within(progress, 0.0, 1.0)
     out = {"eps": eps, "k": k, "n_eps": {}, "occurrence": {}, "skewness": {}, "precision": {}}
-    for name, S in _similarities(X, psi, t, seed).items():
+    progress(0.0, "similarities")
+    for i, (name, S) in enumerate(_similarities(X, psi, t, seed).items()):
+        progress(0.4 + 0.3 * i, f"{KERNEL_LABELS[name]}: nearest neighbours")
         np.fill_diagonal(S, 0.0)  # a point is not its own neighbour
         out["n_eps"][name] = n_eps(S, eps)
         nearest = k_nearest(S, k, seed=seed, exclude_self=True)
@@ -74,6 +94,7 @@ def neighbour_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, ep
         out["skewness"][name] = float(skewness(occ))
         if y is not None:
             out["precision"][name] = float(precision_at_k(nearest, np.asarray(y)))
+    progress(1.0, "done")
     return out
 
 
@@ -99,7 +120,8 @@ def neighbour_verdict(res: dict) -> str:
     return "\n".join(lines)
 
 
-def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, test_size: float = 0.3) -> list[dict]:
+def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, test_size: float = 0.3,
+              progress: Progress | None = None) -> list[dict]:
     """Accuracy and time of SVMs with IK, RBF and linear kernels, and a linear SVM on the IK feature map.
 
     One stratified split; RBF uses gamma = 1 / (d var X) (scikit-learn's
@@ -117,17 +139,22 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, test_size: fl
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=test_size, random_state=seed, stratify=strat)
     runs = {"ik": {"psi": min(psi, len(X_tr))}, "ik-linear": {"psi": min(psi, len(X_tr))},
             "rbf": {"gamma": gaussian_gamma(X_tr)}, "linear": {}}
+    progress = within(progress, 0.0, 1.0)
     rows = []
-    for kernel, params in runs.items():
+    for i, (kernel, params) in enumerate(runs.items()):
+        progress(i / len(runs), f"SVM {i + 1} of {len(runs)}: {kernel}")
         ev, _ = fit_evaluate(kernel, params, X_tr, y_tr, X_te, y_te, t=t, ik_method="anne", seed=seed)
         rows.append({"kernel": kernel, "accuracy": ev.accuracy, "train_s": ev.train_seconds,
                      "test_s": ev.test_seconds, "params": params})
+    progress(1.0, "done")
     return rows
 
 
 def tsne_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, perplexity: float = 30.0,
                progress: Progress | None = None) -> dict:
     """Two t-SNE embeddings (Gaussian affinities, IK affinities) with separation scores when labels exist."""
+    from openTSNE.initialization import pca
+
     from ..embedding import separation_scores
     from .tsne import affinities, optimise
 
@@ -135,11 +162,12 @@ def tsne_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, perplex
     if len(X) < 10:
         raise ValueError(f"t-SNE needs at least 10 rows; got {len(X)}.")
     out = {"coords": {}, "scores": {}, "settings": {}}
+    start = pca(X, 2, random_state=seed)  # one start for both kernels, so only the affinities differ
     for i, kernel in enumerate(("gk", "ik")):
         step = within(progress, i / 2, (i + 1) / 2, kernel.upper())
         step(0.0, "affinities…")
         aff, used = affinities(kernel, X, perplexity=perplexity, psi=psi, t=t, seed=seed)
-        coords, _ = optimise(aff, X, seed=seed, frame_every=50, progress=step)
+        coords, _ = optimise(aff.P, start, seed=seed, frame_every=50, progress=step)
         out["coords"][kernel] = coords
         out["settings"][kernel] = used
         if y is not None and len(np.unique(y)) >= 2:
@@ -148,7 +176,8 @@ def tsne_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, perplex
     return out
 
 
-def clustering_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0) -> list[dict]:
+def clustering_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0,
+                     progress: Progress | None = None) -> list[dict]:
     """Spectral clustering with IK and Gaussian affinities into as many clusters as classes; AMI and NMI."""
     from ..clustering import SpectralClustering, scores
 
@@ -163,7 +192,13 @@ def clustering_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0) -> lis
     models = {"ik": SpectralClustering(n_clusters, affinity="ik", psi=psi, t=t, kernel_params={"method": "iforest"},
                                        random_state=seed),
               "gk": SpectralClustering(n_clusters, affinity="rbf", gamma=gaussian_gamma(X), random_state=seed)}
-    return [{"measure": measure, **scores(y, model.fit_predict(X))} for measure, model in models.items()]
+    progress = within(progress, 0.0, 1.0)
+    rows = []
+    for i, (measure, model) in enumerate(models.items()):
+        progress(i / len(models), f"spectral clustering with the {KERNEL_LABELS[measure]}")
+        rows.append({"measure": measure, **scores(y, model.fit_predict(X))})
+    progress(1.0, "done")
+    return rows
 
 
 def run_all(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0) -> dict:
@@ -176,6 +211,7 @@ def run_all(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0) -> dict:
     return out
 
 
+# ------------------------------------------------------------------ the data of the checks
 def bundled(name: str):
     """A bundled data set as the page's :class:`~ikviz.data.upload.UserData` (features unscaled)."""
     from ..data import dataset_info, load_dataset
@@ -186,33 +222,160 @@ def bundled(name: str):
     return UserData(X, y, [f"x{j + 1}" for j in range(X.shape[1])], "label", classes)
 
 
+SOURCE_KINDS = ("bundled", "upload", "big")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the rows come from: a bundled data set, an uploaded file, or a sample of a big file on the server."""
+
+    kind: str = "bundled"           # one of SOURCE_KINDS
+    name: str = "wine"              # bundled: the data set; upload: the file's name; big: its path
+    raw: bytes = b""                # upload: the file's bytes
+    label: str | None = None        # upload, big: the label column (None: no classes)
+    drop_missing: bool = False      # upload: drop rows with missing values instead of refusing them
+
+
+def load_source(source: Source, max_rows: int, seed: int = 0, *, memo: Memo | None = None):
+    """At most ``max_rows`` rows of ``source`` as :class:`~ikviz.data.upload.UserData` (unscaled).
+
+    A bundled data set or an upload is read whole and subsampled at random
+    (stratified, with a note); a big file gives the :func:`big_file_sample` of
+    ``max_rows`` rows drawn by row index, never reading the file whole.
+    """
+    from ..data import upload
+
+    memo, _ = resolve(memo, None)
+    if source.kind == "bundled":
+        data = memo(bundled)(source.name)
+    elif source.kind == "upload":
+        data = memo(upload.read_table)(source.raw, label=source.label,
+                                       missing="drop" if source.drop_missing else "error")
+    elif source.kind == "big":
+        return memo(big_file_sample)(source.name, source.label, max_rows, seed).data
+    else:
+        raise ValueError(f"Unknown data source {source.kind!r}; expected one of {', '.join(SOURCE_KINDS)}.")
+    return upload.subsample(data, max_rows, seed=seed)
+
+
+@dataclass(frozen=True)
+class CheckParams:
+    """One check's view: the data, how many rows, scaling, and the Isolation Kernel's settings."""
+
+    source: Source = Source()
+    max_rows: int = 2000
+    scale: bool = True
+    psi: int = 32
+    t: int = 200
+    seed: int = 0
+
+
+def check_data(source: Source, max_rows: int, scale: bool, seed: int, *, memo: Memo | None = None):
+    """``(X, y)`` the checks run on: :func:`load_source`'s rows, :func:`prepare`\\ d; ``y`` None without classes."""
+    data = resolve(memo, None)[0](load_source)(source, max_rows, seed)
+    return prepare(data.X, scale=scale), data.y
+
+
+def _kernel_settings(p: CheckParams) -> dict:
+    return {"psi": p.psi, "t": p.t, "seed": p.seed}
+
+
+def neighbour_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+    """:func:`neighbour_check` on the rows of ``p`` (runner convention)."""
+    memo, progress = resolve(memo, progress)
+    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    return neighbour_check(X, y, **_kernel_settings(p), progress=progress)
+
+
+def svm_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> list[dict]:
+    """:func:`svm_check` on the rows of ``p`` (runner convention)."""
+    memo, progress = resolve(memo, progress)
+    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    if y is None:
+        raise ValueError("The SVM comparison needs at least two classes: pick a label column.")
+    return svm_check(X, y, **_kernel_settings(p), progress=progress)
+
+
+def tsne_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+    """:func:`tsne_check` on the rows of ``p`` (runner convention)."""
+    memo, progress = resolve(memo, progress)
+    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    return tsne_check(X, y, **_kernel_settings(p), progress=progress)
+
+
+def clustering_check_run(p: CheckParams, *, memo: Memo | None = None,
+                         progress: Progress | None = None) -> list[dict]:
+    """:func:`clustering_check` on the rows of ``p`` (runner convention)."""
+    memo, progress = resolve(memo, progress)
+    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    if y is None:
+        raise ValueError("The clustering comparison needs at least two classes: pick a label column.")
+    return clustering_check(X, y, **_kernel_settings(p), progress=progress)
+
+
 # ------------------------------------------------------------------ files bigger than memory
 DATA_ROOT_ENV = "IKVIZ_DATA_ROOT"
-_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv", ".txt")
+#: what the server reads from a typed path (the formats of :mod:`ikviz.scale.io`); nothing else is opened
+DATA_SUFFIXES = (".parquet", ".pq", ".csv")
+#: classes up to which the rows per cell are also counted per class (cell purity)
+MAX_CELL_CLASSES = 20
+
+
+def data_root() -> Path | None:
+    """The folder typed paths must lie in (``$IKVIZ_DATA_ROOT``), or None when unrestricted."""
+    root = os.environ.get(DATA_ROOT_ENV, "").strip()
+    return Path(root).expanduser().resolve() if root else None
 
 
 def check_data_path(path: str) -> str:
     """``path`` if it names Parquet/CSV data the server may read, else a ``ValueError`` saying why.
 
-    With ``$IKVIZ_DATA_ROOT`` set, only paths inside that folder are allowed, so
-    a visitor cannot read other files of the server by typing their path.
+    Only Parquet and CSV files are opened. With ``$IKVIZ_DATA_ROOT`` set, the
+    path and every file it names (after following links) must lie inside that
+    folder, so a visitor cannot read other files of the server by typing their
+    path. Only names are looked at here, never the files' contents.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import check_data_path
+    >>> check_data_path("/no/such/folder")
+    Traceback (most recent call last):
+    ...
+    ValueError: No file or folder at /no/such/folder.
     """
+    from ..scale.io import find_files
+
     text = str(path).strip()
     if not text:
         raise ValueError("Type the path of a Parquet or CSV file, a folder of them, or a glob.")
-    root = os.environ.get(DATA_ROOT_ENV)
-    target = Path(text.split("*")[0] or ".").expanduser().resolve()
-    if root and not target.is_relative_to(Path(root).expanduser().resolve()):
+    root = data_root()
+    glob = any(ch in text for ch in "*?[")
+    start = Path(text.split("*")[0].split("?")[0].split("[")[0] or ".").expanduser().resolve()
+    if root is not None and not start.is_relative_to(root):
         raise ValueError(f"{text} is outside the folder this server reads data from ({DATA_ROOT_ENV}={root}).")
-    if "*" not in text and target.is_file() and target.suffix.lower() not in _SUFFIXES:
-        raise ValueError(f"{target.name} is not a Parquet or CSV file (expected one of {', '.join(_SUFFIXES)}).")
-    if "*" not in text and not target.exists():
+    if not glob and not start.exists():
         raise ValueError(f"No file or folder at {text}.")
+    if not glob and start.is_file() and start.suffix.lower() not in DATA_SUFFIXES:
+        raise ValueError(f"{start.name} is not a Parquet or CSV file (expected one of {', '.join(DATA_SUFFIXES)}).")
+    for file in find_files(text):
+        real = Path(file).resolve()
+        if real.suffix.lower() not in DATA_SUFFIXES:
+            raise ValueError(f"{file} is not a Parquet or CSV file (expected one of {', '.join(DATA_SUFFIXES)}).")
+        if root is not None and not real.is_relative_to(root):
+            raise ValueError(f"{file} leads outside the folder this server reads data from "
+                             f"({DATA_ROOT_ENV}={root}).")
     return text
 
 
 def guess_label(columns: list[str]) -> str | None:
-    """The column most likely to hold the class: the last one called label, class, y or target."""
+    """The column most likely to hold the class: the last one called label, class, y or target.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import guess_label
+    >>> guess_label(["a", "b", "Class"]), guess_label(["a", "b"])
+    ('Class', None)
+    """
     return next((c for c in reversed(columns) if c.strip().lower() in ("label", "class", "y", "target")), None)
 
 
@@ -223,15 +386,53 @@ def file_columns(path: str) -> list[str]:
     return list(open_source(check_data_path(path)).columns)
 
 
+@dataclass
+class BigSample:
+    """Rows of a big file drawn by row index: the rows, their data, and how many rows the file has."""
+
+    data: object                    # UserData (features unscaled, labels coded)
+    rows: np.ndarray                # sorted row indices into the whole input
+    n_rows: int
+
+
+def big_file_sample(path: str, label: str | None, rows: int, seed: int = 0) -> BigSample:
+    """``rows`` rows of ``path`` drawn at random (seeded) by row index; only the blocks holding them are read.
+
+    Runs on :func:`ikviz.scale.run.shared_client`'s cluster. Labels are coded
+    0..k-1 in the order of their sorted values (``data.classes``).
+    """
+    from ..data.upload import UserData
+    from ..scale.arrays import n_rows, take_rows
+    from ..scale.io import read_dataset
+    from ..scale.run import shared_client
+
+    path = check_data_path(path)
+    shared_client()
+    ds = read_dataset(path, None, label)
+    n = n_rows(ds.X)
+    if n < 2:
+        raise ValueError(f"{path} holds {n} row(s); the checks need at least 2.")
+    index = np.sort(np.random.default_rng(seed).choice(n, min(int(rows), n), replace=False))
+    X = take_rows(ds.X, index)
+    y, classes = None, []
+    if label is not None:
+        raw = np.asarray(ds.y[index].compute())  # only the chunks that hold sampled rows
+        values, y = np.unique(raw, return_inverse=True)
+        classes = [str(v) for v in values]
+    note = (f"A sample of {len(index):,} of the {n:,} rows, drawn at random by row index (seed {seed}): "
+            "the checks and plots below use these rows.")
+    return BigSample(UserData(X, y, list(ds.features), label or "label", classes, [note]), index, int(n))
+
+
 @dataclass(frozen=True)
 class BigFileParams:
-    """A file (folder, glob) read with Dask: IK + OGD over every row, a sample for the other checks."""
+    """A file (folder, glob) read with Dask: cells and IK + OGD over every row, a sample for the plots."""
 
     path: str
     label: str | None = None
     psi: int = 64
     t: int = 100
-    prefix: int = 1000             # rows the kernel is fitted on (IK + OGD's sample)
+    prefix: int = 1000             # rows IK + OGD fits its map on (the first of the training stream)
     sample_rows: int = 2000        # rows drawn (by index) for the four checks and the plots
     test_fraction: float = 0.2
     seed: int = 0
@@ -239,51 +440,85 @@ class BigFileParams:
 
 @dataclass
 class BigFileResult:
+    """What :func:`big_file_check` found over every row of a big file."""
+
     params: BigFileParams
     n_rows: int
     features: list
-    sample: object                 # UserData of ``sample_rows`` rows drawn by row index
+    sample: BigSample               # ``sample_rows`` rows drawn by row index (the checks' and plots' rows)
+    fit_rows: int                   # rows the Isolation Kernel was fitted on (t * psi, drawn by row index)
+    cell_counts: np.ndarray         # (n_classes or 1, t, psi): rows of every row's class in each cell
+    count_classes: list | None      # the classes of ``cell_counts``' first axis, None when not split by class
+    sample_cells: np.ndarray        # (sample rows, t): the cells of the sampled rows
     learn: object | None           # ikviz.scale.run.LearnResult, or None without a label
     seconds: float
 
 
 def big_file_check(p: BigFileParams, *, memo: Memo | None = None, progress: Progress | None = None) -> BigFileResult:
-    """Read ``p.path`` lazily on a Dask cluster; learn over every row; draw a sample for the plots.
+    """Read ``p.path`` lazily on the shared Dask cluster: cells and IK + OGD over every row, a sample for the plots.
 
-    The cluster is ``$DASK_SCHEDULER_ADDRESS`` if set, else a ``LocalCluster``
-    of threads in this process, closed at the end.
+    1. The Isolation Kernel (aNNE, ``p.psi``, ``p.t``, seed ``p.seed``) is
+       fitted on its ``t * psi`` rows drawn by row index: only those rows are
+       computed. The same seed and rows give the same kernel as in memory.
+    2. With a label, IK + OGD and FOGD learn from every training row, block by
+       block (:func:`ikviz.scale.run.learn`), and are scored on a held-out
+       ``p.test_fraction`` of each block.
+    3. Every row is mapped to its cell in each partitioning on the workers;
+       only the rows per cell (per class, up to :data:`MAX_CELL_CLASSES`
+       classes) come back.
+    4. :func:`big_file_sample` draws ``p.sample_rows`` rows by index for the
+       checks and plots.
+
+    The cluster is :func:`ikviz.scale.run.shared_client`'s: ``$DASK_SCHEDULER_ADDRESS``
+    if set, else a ``LocalCluster`` of threads started once per process.
     """
-    import time
-
-    from ..data.upload import UserData
-    from ..scale.arrays import n_rows, take_rows
-    from ..scale.cluster import connect
+    from ..scale.arrays import n_rows
     from ..scale.io import read_dataset
-    from ..scale.run import learn
+    from ..scale.run import cell_counts, learn, shared_client
 
-    _, progress = resolve(memo, progress)
+    memo, progress = resolve(memo, progress)
     start = time.perf_counter()
     path = check_data_path(p.path)
-    progress(0.0, "starting the Dask cluster")
-    with connect(None, quiet=True, processes=False) as client:
-        ds = read_dataset(path, None, p.label)
-        progress(0.02, "counting rows")
-        n = n_rows(ds.X)
-        if n < 2:
-            raise ValueError(f"{path} holds {n} row(s); the checks need at least 2.")
-        rows = np.sort(np.random.default_rng(p.seed).choice(n, min(p.sample_rows, n), replace=False))
-        progress(0.05, f"reading a sample of {len(rows):,} of {n:,} rows")
-        X = take_rows(ds.X, rows)
-        y, classes = None, []
-        if p.label is not None:
-            raw = np.asarray(ds.y[rows].compute())  # only the chunks that hold sampled rows
-            values, y = np.unique(raw, return_inverse=True)
-            classes = [str(v) for v in values]
-        sample = UserData(X, y, list(ds.features), p.label or "label", classes)
-        result = None
-        if p.label is not None:
-            result = learn(path, p.label, psi=p.psi, t=p.t, prefix=p.prefix, test_fraction=p.test_fraction,
-                           seed=p.seed, client=client, progress=False, stream=io.StringIO(),
-                           report=within(progress, 0.1, 1.0, f"IK + OGD and FOGD over {n:,} rows"))
+    progress(0.0, "connecting to the Dask cluster")
+    client = shared_client()
+    ds = read_dataset(path, None, p.label)
+    progress(0.01, "counting rows")
+    n = n_rows(ds.X)
+    if n < 2:
+        raise ValueError(f"{path} holds {n} row(s); the checks need at least 2.")
+    progress(0.03, f"reading a sample of {min(p.sample_rows, n):,} of {n:,} rows")
+    sample = memo(big_file_sample)(p.path, p.label, p.sample_rows, p.seed)  # the key load_source uses
+    progress(0.08, f"fitting the Isolation Kernel on {p.t * min(p.psi, n):,} rows drawn by row index")
+    kernel = isolation_kernel("ik", psi=p.psi, t=p.t, seed=p.seed, n=n).fit(ds.X)
+    result = classes = None
+    if p.label is not None:
+        result = learn(path, p.label, psi=p.psi, t=p.t, prefix=p.prefix, test_fraction=p.test_fraction,
+                       seed=p.seed, client=client, progress=False, stream=io.StringIO(),
+                       report=within(progress, 0.12, 0.7, f"IK + OGD and FOGD over {n:,} rows"))
+        if len(result.classes) <= MAX_CELL_CLASSES:
+            classes = result.classes
+    counts = cell_counts(kernel, ds.X, None if classes is None else ds.y, classes, client=client,
+                         report=within(progress, 0.7 if p.label is not None else 0.12, 1.0,
+                                       f"cells of all {n:,} rows"))
     progress(1.0, "done")
-    return BigFileResult(p, int(n), list(ds.features), sample, result, time.perf_counter() - start)
+    return BigFileResult(p, int(n), list(ds.features), sample, kernel.t * kernel.psi_, counts, classes,
+                         kernel.cells(sample.data.X), result, time.perf_counter() - start)
+
+
+def cell_summary(res: BigFileResult) -> dict:
+    """Rows per cell relative to an even share (n / psi), and, with classes, how pure the cells are.
+
+    ``purity``: the fraction of rows whose cell (in one partitioning, averaged
+    over the ``t``) has their class as its majority class; ``majority``: the
+    share of the largest class, what purity would be if cells ignored classes.
+    """
+    counts = res.cell_counts
+    per_cell = counts.sum(axis=0)                          # (t, psi)
+    psi = per_cell.shape[1]
+    out = {"relative": (per_cell * psi / max(res.n_rows, 1)).ravel(), "empty": float((per_cell == 0).mean()),
+           "purity": None, "majority": None}
+    if res.count_classes is not None:
+        covered = per_cell.sum(axis=1)                     # rows covered in each partitioning
+        out["purity"] = float(np.mean(counts.max(axis=0).sum(axis=1) / np.maximum(covered, 1)))
+        out["majority"] = float(counts[:, 0].sum(axis=1).max() / max(covered[0], 1))
+    return out

@@ -96,3 +96,22 @@ def learn_table(res) -> dict[str, list]:
     return {"learner": names,
             f"mistake rate over {res.n_train:,} training rows": [round(res.mistake_rate[k], 4) for k in names],
             f"accuracy on {res.n_test:,} held-out rows": [round(res.accuracy[k], 4) for k in names]}
+
+
+def cell_figure(res, height: int = 320) -> go.Figure:
+    """Rows per Isolation Kernel cell over every row of a big file, relative to an even share n / psi.
+
+    ``res`` is an :class:`~ikviz.experiments.your_data.BigFileResult`; one bar per
+    range of relative size, counting the t * psi cells.
+    """
+    from ..experiments.your_data import cell_summary
+
+    summary = cell_summary(res)
+    t, psi = res.cell_counts.shape[1:]
+    fig = go.Figure(go.Histogram(x=summary["relative"], nbinsx=40, marker_color=_COLOUR["ik"], opacity=0.8,
+                                 name="cells"))
+    fig.add_vline(x=1.0, line_dash="dot", line_color="#555", annotation_text="even share n/ψ",
+                  annotation_position="top right")
+    fig.update_xaxes(title="rows in the cell ÷ (n / ψ)", rangemode="tozero")
+    fig.update_yaxes(title=f"cells (of {t * psi:,})")
+    return base_layout(fig, f"Rows per cell: all {res.n_rows:,} rows in each of the {t} partitionings", height)

@@ -13,12 +13,16 @@ in-process ``LocalCluster`` on all cores by default, or the scheduler given by
 * :func:`learn`: trains IK + OGD and FOGD chunk by chunk with ``partial_fit``
   (blocks are read on the workers, a few ahead of the learner), prints the
   progressive mistake rate, and scores a held-out part on the workers.
+* :func:`shared_client` (one cluster for a whole server, such as the app) and
+  :func:`cell_counts` (rows per cell over every row) serve the app's Your data page.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -262,3 +266,129 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
           + f"  ({seconds:.1f} s)", file=out, flush=True)
     return LearnResult(n_train, n_test, classes.tolist(), {k: m.mistake_rate_ for k, m in models.items()},
                        accuracy, curve, seconds)
+
+
+# ------------------------------------------------------------------ one cluster for a server
+_SHARED: tuple | None = None        # (address or None, context manager, client): a resource, not a result cache
+_SHARED_LOCK = threading.Lock()
+_CLOSE_AT_EXIT: list = []           # [True] once close_shared_client is registered with atexit
+
+
+def shared_client(scheduler: str | None = None):
+    """A ``distributed.Client`` shared by every caller in this process: started on first use, kept until exit.
+
+    ``scheduler`` or ``$DASK_SCHEDULER_ADDRESS`` if set (an existing cluster);
+    otherwise the embedded default, a ``LocalCluster`` of worker threads in
+    this process (threads, not processes: a server such as the app must not
+    spawn copies of itself). A server calls it for every request and gets
+    the same cluster; a client whose cluster went away, or an address that
+    changed, is replaced. :func:`close_shared_client` closes it (also at exit).
+
+    Examples
+    --------
+    >>> from ikviz.scale.run import close_shared_client, shared_client
+    >>> client = shared_client()          # doctest: +SKIP
+    >>> shared_client() is client         # doctest: +SKIP
+    True
+    >>> close_shared_client()
+    """
+    global _SHARED
+    from .cluster import scheduler_address
+
+    address = scheduler_address(scheduler)
+    with _SHARED_LOCK:
+        if _SHARED is not None:
+            was, _, client = _SHARED
+            if was == address and client.status == "running":
+                return client
+            _close(_SHARED)
+            _SHARED = None
+        context = connect(address, quiet=True, processes=False, memory_limit=0)
+        client = context.__enter__()
+        if not _CLOSE_AT_EXIT:
+            atexit.register(close_shared_client)
+            _CLOSE_AT_EXIT.append(True)
+        _SHARED = (address, context, client)
+        return client
+
+
+def _close(shared) -> None:
+    try:
+        shared[1].__exit__(None, None, None)
+    except Exception:  # a cluster that is already gone
+        pass
+
+
+def close_shared_client() -> None:
+    """Close the client of :func:`shared_client` (and its local cluster), if one was started."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is not None:
+            _close(_SHARED)
+            _SHARED = None
+
+
+# ------------------------------------------------------------------ rows per cell over every row
+class _CellCounter:
+    """Rows per cell of each partitioning in a row block, per class given the sorted ``classes`` (picklable)."""
+
+    def __init__(self, kernel, classes=None):
+        self.kernel, self.classes = kernel, classes
+
+    def __call__(self, X, y=None) -> np.ndarray:
+        t, psi = self.kernel.t, self.kernel.psi_
+        n_classes = 1 if self.classes is None else len(self.classes)
+        out = np.zeros(n_classes * t * psi, dtype=np.int64)
+        X = np.asarray(X)
+        offsets = np.arange(t, dtype=np.int64) * psi
+        for lo in range(0, X.shape[0], _SUB_ROWS):
+            cells = np.asarray(self.kernel.cells(X[lo:lo + _SUB_ROWS]), dtype=np.int64)
+            index = cells + offsets
+            if self.classes is not None:
+                codes = np.searchsorted(self.classes, np.asarray(y)[lo:lo + _SUB_ROWS])
+                index += (codes.astype(np.int64) * (t * psi))[:, None]
+            out += np.bincount(index[cells >= 0], minlength=out.size)  # iNNE: -1 (no ball) is not counted
+        return out.reshape(n_classes, t, psi)
+
+
+def _count_block(counter, X, y):
+    return counter(X, y)
+
+
+def cell_counts(kernel, X, y=None, classes=None, *, client, report=None) -> np.ndarray:
+    """How many rows of the Dask array ``X`` fall in each cell of the fitted ``kernel``, counted on the workers.
+
+    Parameters
+    ----------
+    kernel : IsolationKernel
+        Fitted (e.g. on ``X`` itself: it then computes only its ``t * psi`` sampled rows).
+    X : dask.array.Array of shape (n, d)
+        Every row is mapped to its cells, block by block, on the workers; only the counts come back.
+    y, classes : dask.array.Array of shape (n,) and sorted ndarray, optional
+        Labels and their sorted distinct values: the counts are then split by class.
+    client : distributed.Client
+    report : callable, optional
+        ``report(fraction, text)`` as blocks finish.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, t, psi_), int64
+        ``[c, k, j]``: rows of class ``classes[c]`` in cell ``j`` of partitioning ``k`` (``n_classes`` = 1
+        without labels). Rows that no cell covers (iNNE) are not counted.
+    """
+    import dask
+    from dask.distributed import as_completed
+
+    if X.numblocks[1] > 1:
+        X = X.rechunk({1: -1})
+    X_blocks = X.to_delayed().ravel()
+    y_blocks = [None] * len(X_blocks) if y is None else y.to_delayed().ravel()
+    counter = client.scatter(_CellCounter(kernel, None if y is None else np.asarray(classes)), broadcast=True)
+    futures = client.compute([dask.delayed(_count_block)(counter, xb, yb) for xb, yb in zip(X_blocks, y_blocks)])
+    total = None
+    for done, future in enumerate(as_completed(futures), start=1):
+        part = future.result()
+        total = part if total is None else total + part
+        if report is not None:
+            report(done / len(futures), f"block {done} of {len(futures)} mapped to its cells")
+    return total
