@@ -19,6 +19,7 @@ pages = [
             url_path="classification"),
     st.Page("views/tsne.py", title="t-SNE", icon=":material/grain:", url_path="tsne"),
     st.Page("views/your_data.py", title="Your data", icon=":material/upload_file:", url_path="your-data"),
+    st.Page("views/claims.py", title="Claims", icon=":material/fact_check:", url_path="claims"),
 ]
 page = st.navigation(pages)
 

@@ -193,6 +193,14 @@ class ResultsStore:
             self._held.clear()
             self._bytes = 0
 
+    def peek(self, fn: Callable, *args, **kwargs) -> tuple[bool, object]:
+        """``(True, value)`` if ``fn(*args, **kwargs)`` is held (in memory or on disk), else ``(False, None)``.
+
+        Computes nothing: a page shows a heavy result when someone has already asked for it.
+        """
+        with self._lock:
+            return self._lookup(self.key(fn, args, kwargs))
+
     # -- computing ---------------------------------------------------------------------------
     def call(self, fn: Callable, args: tuple, kwargs: dict, progress=None):
         """``fn(*args, **kwargs)``, computed at most once at a time across threads, and then held."""

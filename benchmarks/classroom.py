@@ -14,7 +14,10 @@ It starts ``streamlit run app/Home.py`` and measures, on that one server:
    not yet computed t-SNE setting at once, against the same number of other
    new settings opened one after another. Target: the concurrent batch takes
    at most 2x the one-after-another total (no thrashing, nobody starves).
-3. **Memory**: the server's resident memory (its whole process tree) after a
+3. **Claims** (``--phases claims``): the Claims page's first visit (every
+   reduced-size reproduction computed) and three warm visits; target: warm
+   under 3 s.
+4. **Memory**: the server's resident memory (its whole process tree) after a
    tour of every page with a slider moved on each; target under 1.5 GB.
 
 Prints one JSON line per phase and a summary table.
@@ -166,6 +169,8 @@ async def main(args) -> dict:
                 await same_link(browser, base, args, report)
             if "heavy" in args.phases:
                 await heavy(browser, base, args, report)
+            if "claims" in args.phases:
+                await claims_page(browser, base, report)
             if "memory" in args.phases:
                 await tour(browser, base)
                 report["memory"] = {"server_rss_mb_after_tour": round(tree_rss_bytes(server.pid) / 2**20)}
@@ -190,6 +195,16 @@ async def same_link(browser, base, args, report):
                            "first_s": times[0] if times else None, "last_s": times[-1] if times else None,
                            "spread_s": round(times[-1] - times[0], 2) if times else None}
     print(json.dumps(report["same_link"]), flush=True)
+
+
+async def claims_page(browser, base, report):
+    """The Claims page: a first visit runs every reduced-size reproduction; later visits read the store."""
+    cold = await open_and_wait(browser, f"{base}/claims", time.monotonic(), charts=0)
+    warm = []
+    for _ in range(3):
+        warm.append((await open_and_wait(browser, f"{base}/claims", time.monotonic(), charts=0))["seconds"])
+    report["claims"] = {"first_visit_s": cold["seconds"], "warm_visits_s": warm}
+    print(json.dumps(report["claims"]), flush=True)
 
 
 async def heavy(browser, base, args, report):
@@ -217,11 +232,14 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--phases", nargs="+", default=["same", "heavy", "memory"],
-                        choices=["home", "same", "heavy", "memory"])
+                        choices=["home", "same", "heavy", "claims", "memory"])
     result = asyncio.run(main(parser.parse_args()))
     if "home" in result:
         print(f"\n{result['home']['sessions']} sessions opening the Home page (no computation): last shown at "
               f"{result['home']['last_s']} s (the browsers share the server's cores)")
+    if "claims" in result:
+        print(f"\nClaims page: first visit {result['claims']['first_visit_s']} s, warm visits "
+              f"{result['claims']['warm_visits_s']} s (target: warm < 3 s)")
     if "same_link" in result:
         same = result["same_link"]
         print(f"\n{same['sessions']} sessions, one new link: first figure at {same['first_s']} s, last at "

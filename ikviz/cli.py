@@ -1,4 +1,4 @@
-"""The ``ikviz`` command line: ``ikviz reproduce``, ``ikviz bench`` and ``ikviz scale``."""
+"""The ``ikviz`` command line: ``ikviz reproduce``, ``ikviz check``, ``ikviz bench`` and ``ikviz scale``."""
 
 from __future__ import annotations
 
@@ -16,8 +16,12 @@ def _reproduce(args) -> int:
             entry = registry.get(name)
             print(f"{name:<22} {entry.source:<30} {entry.description}")
         return 0
-    if args.name == "all":
-        index = registry.reproduce_all(args.out, quick=args.quick)
+    if args.name in ("all", "claims"):  # one pass: every experiment, then the claims checked on its numbers
+        try:
+            index = registry.reproduce_all(args.out, quick=args.quick)
+        except RuntimeError as exc:
+            print(f"ikviz reproduce: {exc}", file=sys.stderr)
+            return 1
         print(f"wrote {index}")
         return 0
     try:
@@ -26,6 +30,65 @@ def _reproduce(args) -> int:
         print(f"ikviz reproduce: {exc}", file=sys.stderr)
         return 2
     print(f"{args.name}: wrote {paths['json']} and {paths['html']}")
+    return 0
+
+
+class _ConsoleProgress:
+    """``progress(fraction, text)`` printed as one line per stage (and every 10 %) on ``stream``."""
+
+    def __init__(self, stream):
+        self.stream, self.text, self.tenth = stream, None, -1
+
+    def __call__(self, fraction: float, text: str = "") -> None:
+        stage = text.split(":")[0]
+        tenth = int(fraction * 10)
+        if stage != self.text or tenth > self.tenth:
+            self.text, self.tenth = stage, tenth
+            print(f"[{fraction:4.0%}] {text}", file=self.stream, flush=True)
+
+
+def _check(args) -> int:
+    """``ikviz check FILE``: every check of the Your data page that applies, as one HTML report."""
+    from .experiments import your_data as exp
+    from .plots.your_data import report
+    from .runner import RunMemo
+
+    path = Path(args.file)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        print(f"ikviz check: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    file = exp.FileBytes(raw, path.name)
+    roles = tuple(sorted({**{c: "ignore" for c in args.ignore}, **{c: "encode" for c in args.encode}}.items()))
+    memo = RunMemo()
+    try:
+        label = args.label
+        if label is None:
+            from .data.upload import guess_label
+
+            label = guess_label(memo(exp.inspect_upload)(file))
+            print(f"label column: {label or '(none)'} (guessed; --label COLUMN or --label none to choose)",
+                  file=sys.stderr)
+        elif label.lower() == "none":
+            label = None
+        source = exp.Source("upload", path.name, file, label, args.drop_missing, roles)
+        params = exp.CheckParams(source, args.rows, not args.no_scale, args.psi, args.t, args.seed)
+        data = memo(exp.load_source)(source, args.rows, args.seed)
+        print(f"{path.name}: {len(data.X):,} rows used, {data.X.shape[1]} features, "
+              + (f"{len(data.classes)} classes" if data.y is not None else "no label"), file=sys.stderr)
+        runs = exp.run_checks(params, args.checks, memo=memo, progress=_ConsoleProgress(sys.stderr))
+    except ValueError as exc:
+        print(f"ikviz check: {exc}", file=sys.stderr)
+        return 2
+    lines = [f"{len(data.X):,} rows, {data.X.shape[1]} features"
+             + (f", classes: {', '.join(map(str, data.classes))}" if data.y is not None else ", no label") + "."]
+    html = report(source.title(), {name: (params, res) for name, res in runs.items()},
+                  fingerprint=file.fingerprint, data_lines=lines + list(data.notes))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(html, encoding="utf-8")
+    print(f"wrote {out} ({', '.join(runs)})")
     return 0
 
 
@@ -61,11 +124,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("reproduce", help="run a registered paper reproduction; write JSON and HTML",
                          description="Run a registered experiment and write NAME.json and NAME.html.")
-    rep.add_argument("name", nargs="?", help="experiment name, or 'all'")
+    rep.add_argument("name", nargs="?", help="experiment name, 'all', or 'claims' (every experiment, then every paper claim "
+                     "checked on their numbers: claims.json, claims.html)")
     rep.add_argument("--list", action="store_true", help="list the experiments and the figures they reproduce")
     rep.add_argument("--out", default="ikviz-out", help="output folder (default: ikviz-out)")
     rep.add_argument("--quick", action="store_true", help="reduced sizes, for a fast check")
     rep.set_defaults(func=_reproduce)
+
+    chk = sub.add_parser("check", help="run the Your data checks on a file; write one HTML report",
+                         description="Read a CSV/TSV, Excel, Parquet or LIBSVM file as the app's Your data page does, "
+                                     "run every check that applies (neighbours, SVM, t-SNE, clustering) and write a "
+                                     "standalone HTML report.")
+    chk.add_argument("file", help="the data file")
+    chk.add_argument("--label", help="the label column (default: guessed; 'none' for no label)")
+    chk.add_argument("--out", default="report.html", help="the HTML report to write (default: report.html)")
+    chk.add_argument("--rows", type=int, default=2000, help="rows used by the checks, at most (default 2000)")
+    chk.add_argument("--psi", type=int, default=32)
+    chk.add_argument("--t", type=int, default=200)
+    chk.add_argument("--seed", type=int, default=0)
+    chk.add_argument("--no-scale", action="store_true", help="do not min-max scale the features to [0, 1]")
+    chk.add_argument("--drop-missing", action="store_true", help="drop rows with missing values")
+    chk.add_argument("--ignore", nargs="+", default=[], metavar="COLUMN", help="columns to leave out")
+    chk.add_argument("--encode", nargs="+", default=[], metavar="COLUMN", help="text columns to one-hot encode")
+    chk.add_argument("--checks", nargs="+", choices=["neighbours", "svm", "tsne", "clustering"],
+                     help="only these checks (default: every one that applies)")
+    chk.set_defaults(func=_check)
 
     bench = sub.add_parser("bench", help="benchmarks (e.g. 'ikviz bench kernel')",
                            description="Benchmarks against peer libraries, each measured in a fresh process.")

@@ -17,6 +17,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .html import Link, Section, write_report
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -80,29 +82,37 @@ def _clustering_wgaussians() -> Entry:
     from .plots import clustering as plots
 
     def numbers(result):
-        return {"ami": result.ami, "nmi": result.nmi, "best_param": result.best_param}
+        # table3: the paper's columns under its own short keys, table3["dp"]["ik"][w] (IK = Voronoi, as in
+        # ting2021); paper: what ting2021 Table 3 and Fig. 2 report, in the same shape
+        return {"ami": result.ami, "nmi": result.nmi, "best_param": result.best_param,
+                "table3": result.table3(), "psi_grid": result.psi_grid, "sweep_seconds": result.seconds,
+                "paper": {"table3": exp.PAPER_TABLE3, "fig2": exp.PAPER_FIG2}}
 
     return Entry("clustering-wgaussians", "ting2021 Fig. 2, Table 3",
-                 "best AMI of spectral clustering, density peaks and k-means with IK, GK, AG, distance, "
-                 "RandLocal on w-Gaussians: ami[algorithm][measure][w]",
+                 "best AMI of density peaks (distance, AG, IK) and spectral clustering (GK, AG, IK) on "
+                 "w-Gaussians, the paper's protocol: w = 1 at 500 points per cluster (Fig. 2) and w = 5,000 at "
+                 "1,000 per cluster (Table 3, d = 10,000), Table 7's grids, SC averaged over 10 trials, DP one "
+                 "trial; ψ ≤ 128 at w = 5,000 (t·ψ·d sampled points over IsolationKernel's 2 GiB budget above "
+                 "that; IK already reaches AMI 1.0 at ψ = 32). Density ties broken by a seeded hash of the rows, "
+                 "not their order. ami[algorithm][measure][w], table3[dp|sc][measure][w], paper",
                  exp.WGaussiansParams, exp.run_wgaussians, plots.figures, numbers,
-                 quick={"ws": (1,), "n_per_cluster": 250, "trials": 1})
+                 quick={"ws": (1, 5000), "n_per_cluster": (150, 100), "trials": 1, "t": 100, "max_psi": 64,
+                        "measures": ("distance", "gk", "ag", "ik_anne", "ik_iforest")})
+
 
 def _svm_density_ratio() -> Entry:
     from .experiments import classification as exp
     from .plots import classification as plots
 
-    def numbers(result):
-        return {"table": {str(r): pr.summary() for r, pr in result.items()},
-                "fpr_ik_minus_rbf": {str(r): dict(zip(("mean", "std", "seeds_ik_lower"),
-                                                      pr.paired_difference("ik", "rbf", "FPR")))
-                                     for r, pr in result.items()}}
-
     return Entry("svm-density-ratio", "ting2018 Table 1",
-                 "SVM accuracy/FPR/FNR per kernel per density ratio, mean +- std over paired seeds",
+                 "SVM accuracy/FPR/FNR per kernel per density ratio on both density-ratio generators (uniform "
+                 "squares, Gaussian classes), mean +- std over paired seeds; FPR(IK) - FPR(RBF) and "
+                 "FPR(IK) - FPR(Laplacian) per seed pair; ting2018 Table 1 as printed under 'paper'",
                  exp.DensityRatioParams, exp.run_density_ratio,
-                 lambda result: [plots.paired_figure(pr, "FPR") for pr in result.values()], numbers,
-                 quick={"ratios": (10.0,), "n_seeds": 2, "n_test": 2000})
+                 lambda result: [plots.paired_figure(pr, "FPR", title=f"{shape}, ratio {r:g}")
+                                 for shape, by_ratio in result.items() for r, pr in by_ratio.items()],
+                 exp.density_ratio_numbers,
+                 quick={"ratios": (10.0, 20.0), "n_seeds": 2, "n_test": 2000})
 
 
 def _svm_wgaussians() -> Entry:
@@ -116,7 +126,7 @@ def _svm_wgaussians() -> Entry:
                  "SVM accuracy per kernel on w-Gaussians (w = 5,000) with the ting2018 and ting2021 CV grids",
                  exp.WGaussiansParams, exp.run_wgaussians,
                  lambda result: [plots.cv_figure(res) for res in result.values()], numbers,
-                 quick={"w": 50, "n": 300, "n_test": 300, "t": 50})
+                 quick={"w": 5000, "n": 300, "n_test": 300, "t": 50})
 
 
 def _online() -> Entry:
@@ -124,18 +134,16 @@ def _online() -> Entry:
     from .plots import classification as plots
 
     def figures(result):
-        return [plots.mistake_curve_figure(exp.run(exp.Params(dataset=d, n=result["_n"])))
-                for d in result if not d.startswith("_")]
+        # the mistake curves of the first order: the same passes as the numbers
+        return [plots.mistake_curve_figure(res) for res in result.first.values()]
 
-    def run(p):
-        return {**exp.run_repro(p), "_n": p.n}
-
-    return Entry("online", "lu2016 §7, Table 5; wang2017",
-                 "final mistake rate and seconds of FOGD, NOGD, IK+OGD, RandLocal+OGD "
-                 "(mean, std over orders; η tuned per method)",
-                 exp.ReproParams, run, figures,
-                 lambda result: {"results": {k: v for k, v in result.items() if not k.startswith("_")}},
-                 quick={"datasets": ("spambase",), "n": 2000, "n_seeds": 2})
+    return Entry("online", "lu2016 §7.2, Table 5; wang2017",
+                 "final mistake rate and seconds of FOGD, NOGD, IK+OGD, RandLocal+OGD (mean, std over orders; "
+                 "η tuned per method) with lu2016's settings (features as given, σ = 8 i.e. γ = 1/128, B = 100, "
+                 "D = 400), beside lu2016 Table 5 ('paper') and the majority-class mistake rate",
+                 exp.ReproParams, exp.run_repro, figures,
+                 lambda result: {"results": result.summary},
+                 quick={"datasets": ("german", "spambase", "a9a"), "n": 2000, "n_seeds": 2})
 
 
 def _tsne_wgaussians() -> Entry:
@@ -163,18 +171,35 @@ def _instability() -> Entry:
     from .experiments import dimensionality as exp
     from .plots import dimensionality as plots
 
+    def views(result):
+        # both eps from the one result: N_eps at a second eps recomputes no similarity
+        return exp.instability_views(result, (exp.PAPER_EPS, exp.VISIBLE_EPS))
+
     def numbers(result):
         main = exp.instability_summary(result)
-        wide = exp.instability_summary(result, eps=0.05)
-        return {**main, "N_eps_at_eps_0.05": wide["N_eps"], "N_eps_vs_t_at_eps_0.05": wide["N_eps_vs_t"]}
+        by_eps = views(result)
+        curves = by_eps[exp.PAPER_EPS]["N_eps_vs_t"].get("data", {})
+        ts = next(iter(curves.values()), {}).get("t", [])
+        return {**{k: v for k, v in main.items() if k != "N_eps_vs_t"},
+                "eps_views": {str(e): exp.EPS_VIEWS[e] for e in by_eps},
+                # q_i, the query outside any cluster (the paper's summary): measure -> d -> N_eps
+                "N_eps_by_eps": {str(e): {m: v["between"] for m, v in s["N_eps"].items()} for e, s in by_eps.items()},
+                "N_eps_by_eps_and_query": {str(e): s["N_eps"] for e, s in by_eps.items()},
+                # Fig. 4(a): IK from the data, the paper's eps: t -> [q_i, q_c] mean N_eps
+                "N_eps_vs_t": {t: [curves[q]["mean"][i] for q in curves] for i, t in enumerate(ts)},
+                "N_eps_vs_t_by_eps": {str(e): s["N_eps_vs_t"] for e, s in by_eps.items()},
+                "paper": exp.PAPER_FIG1}
 
     def figures(result):
-        return ([plots.dataset_figure(result.preview, result.labels, result.params.offset)]
-                + plots.instability_figures(exp.instability_summary(result))
-                + [plots.neps_figure(exp.instability_summary(result, eps=0.05))])
+        by_eps = views(result)
+        paper = by_eps[exp.PAPER_EPS]
+        return ([plots.dataset_figure(result.preview, result.labels, result.params.offset),
+                 plots.variance_figure(paper), plots.neps_by_eps_figure(by_eps, exp.EPS_VIEWS)]
+                + ([plots.t_curve_figure(paper)] if paper.get("N_eps_vs_t") else []))
 
     return Entry("instability", "ting2021 Fig. 1, Table 1, App. D",
-                 "N_eps and var(F/E[F]) vs d for GK, LK, IK, l_p, SNN, AG on two clusters; IK N_eps vs t",
+                 "N_eps (at the paper's ε = 0.005 and at ε = 0.05, where the effect shows) and var(F/E[F]) vs d "
+                 "for GK, LK, IK, l_p, SNN, AG on two clusters; IK N_eps vs t; the paper's statements under 'paper'",
                  exp.InstabilityParams, exp.run_instability, figures, numbers,
                  quick={"d_values": (10, 100, 1000), "t_trials": 2})
 
@@ -194,12 +219,33 @@ def _indexing() -> Entry:
     from .experiments import indexing as exp
     from .plots import indexing as plots
 
+    def numbers(result):
+        summary = exp.summary(result)
+        return {**summary, **summary["methods"], "paper": exp.paper_ratios()}
+
     return Entry("indexing", "ting2021 Table 2",
-                 "exact 5-NN search, brute force vs ball tree, on distance, IK feature map and normalised LK",
+                 "exact 5-NN search, brute force vs scikit-learn's ball_tree option, on distance, the IK feature map "
+                 "(sparse: scikit-learn falls back to brute force; dense: a real ball tree) and normalised LK",
                  exp.Params, exp.run,
                  lambda result: [plots.indexing_figure(exp.summary(result), result.params.k)],
-                 lambda result: {**exp.summary(result), **exp.summary(result)["methods"]},
-                 quick={"dataset": "ijcnn1-10k", "n_max": 1000})
+                 numbers, quick={"dataset": "ijcnn1-10k", "n_max": 1000})
+
+
+def _randlocal() -> Entry:
+    from .experiments import randlocal as exp
+    from .plots import randlocal as plots
+
+    def numbers(result):
+        return {"micro_f1": result.micro_f1, "macro_f1": result.macro_f1, "kmeans_acc": result.kmeans_acc,
+                "kmeans_nmi": result.kmeans_nmi, "best_anchors": result.best_anchors,
+                "n_classification": result.n_classification, "n_clustering": result.n_clustering}
+
+    return Entry("randlocal", "wang2017 Table 3, Tables 5-6",
+                 "linear SVM (Micro/Macro-F1) and k-means (ACC, NMI) on RAW vs RandLocal features (ε = 1e-4, "
+                 "T = 400; k-means: best over max_anchors, the paper's grid-search rule): ijcnn1-10k for IJCNN, "
+                 "digits standing in for MNIST",
+                 exp.Params, exp.run, plots.figures, numbers,
+                 quick={"max_rows": 2000, "folds": 2, "kmeans_repeats": 3})
 
 
 # name -> factory; factories import lazily so `ikviz --help` stays fast
@@ -213,7 +259,8 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "tsne-wgaussians": _tsne_wgaussians,
                                               "instability": _instability,
                                               "hubness": _hubness,
-                                              "indexing": _indexing}
+                                              "indexing": _indexing,
+                                              "randlocal": _randlocal}
 
 
 def names() -> list[str]:
@@ -245,44 +292,79 @@ def to_jsonable(obj):
     return obj
 
 
-def reproduce(name: str, out_dir: str | Path, quick: bool = False, **overrides) -> dict[str, Path]:
-    """Run experiment ``name`` and write ``NAME.json`` and ``NAME.html`` into ``out_dir``."""
+def execute(name: str, quick: bool = False, *, progress=None, **overrides):
+    """Run experiment ``name``: ``(entry, params, result, seconds)``; ``progress(fraction, text)`` if it reports."""
+    from .runner import RunMemo, call_block
+
     entry = get(name)
     params = entry.params(**{**(entry.quick if quick else {}), **overrides})
     start = time.perf_counter()
-    result = entry.run(params)
-    seconds = time.perf_counter() - start
+    result = call_block(entry.run, (params,), {}, RunMemo(), progress)
+    return entry, params, result, time.perf_counter() - start
+
+
+def _payload(name, entry, params, result, seconds, quick) -> dict:
+    return to_jsonable({"experiment": name, "source": entry.source, "quick": quick, "seconds": seconds,
+                        "params": dataclasses.asdict(params), **entry.numbers(result)})
+
+
+def payload(name: str, quick: bool = False, *, progress=None, **overrides) -> dict:
+    """Run experiment ``name`` and return its JSON numbers (what ``NAME.json`` holds), without writing files.
+
+    Examples
+    --------
+    >>> from ikviz.reproduce import payload
+    >>> numbers = payload("hubness", quick=True, n=200, d_values=(3, 20))
+    >>> numbers["experiment"], sorted(numbers["skewness"])
+    ('hubness', ['gk', 'ik'])
+    """
+    entry, params, result, seconds = execute(name, quick, progress=progress, **overrides)
+    return _payload(name, entry, params, result, seconds, quick)
+
+
+def reproduce(name: str, out_dir: str | Path, quick: bool = False, **overrides) -> dict[str, Path]:
+    """Run experiment ``name`` and write ``NAME.json`` and ``NAME.html`` into ``out_dir``.
+
+    The returned dict also holds the numbers under ``"payload"``.
+    """
+    entry, params, result, seconds = execute(name, quick, **overrides)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    payload = {"experiment": name, "source": entry.source, "quick": quick, "seconds": seconds,
-               "params": dataclasses.asdict(params), **entry.numbers(result)}
+    numbers = _payload(name, entry, params, result, seconds, quick)
     json_path = out / f"{name}.json"
-    json_path.write_text(json.dumps(to_jsonable(payload), indent=1))
-    html_path = out / f"{name}.html"
-    parts = [f"<h1>{name}</h1><p>{entry.description} — reproduces {entry.source}.</p>"]
-    for i, fig in enumerate(entry.figures(result)):
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=(i == 0)))
-    html_path.write_text("<!DOCTYPE html><html><head><meta charset='utf-8'>"
-                         f"<title>ikviz · {name}</title></head><body>{''.join(parts)}</body></html>")
-    return {"json": json_path, "html": html_path}
+    json_path.write_text(json.dumps(numbers, indent=1))
+    html_path = write_report(out / f"{name}.html", name, f"{entry.description} — reproduces {entry.source}.",
+                             [Section("Figures", figures=list(entry.figures(result)))],
+                             meta={"size": "quick" if quick else "full", "seconds": round(seconds, 1)})
+    return {"json": json_path, "html": html_path, "payload": numbers}
 
 
 def reproduce_all(out_dir: str | Path, quick: bool = False, echo=print) -> Path:
-    """Run every registered experiment into ``out_dir`` and write an ``index.html`` linking them."""
+    """Run every registered experiment into ``out_dir``; write ``claims.json``/``claims.html`` and an ``index.html``.
+
+    The claims are checked on the numbers just computed (see :mod:`ikviz.claims`),
+    so ``ikviz reproduce claims`` and ``ikviz reproduce all`` run each experiment once.
+    """
+    from . import claims
+
     out = Path(out_dir)
-    rows = []
+    rows, checked = [], []
     for name in names():
         start = time.perf_counter()
         paths = reproduce(name, out, quick=quick)
         seconds = time.perf_counter() - start
+        checked += claims.rows_for(paths["payload"])
         echo(f"{name}: {seconds:.1f} s -> {paths['json'].name}, {paths['html'].name}")
-        rows.append(f"<tr><td>{name}</td><td>{get(name).source}</td><td>{get(name).description}</td>"
-                    f"<td><a href='{paths['html'].name}'>figure</a></td><td><a href='{paths['json'].name}'>numbers</a>"
-                    f"</td><td>{seconds:.1f} s</td></tr>")
-    index = out / "index.html"
-    index.write_text(
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>ikviz reproductions</title></head><body>"
-        f"<h1>ikviz reproductions{' (quick)' if quick else ''}</h1><table border='1' cellpadding='4'>"
-        "<tr><th>experiment</th><th>reproduces</th><th>what</th><th>figure</th><th>numbers</th><th>time</th></tr>"
-        + "".join(rows) + "</table></body></html>")
+        rows.append({"experiment": name, "reproduces": get(name).source, "what": get(name).description,
+                     "figure": Link("figure", paths["html"].name), "numbers": Link("numbers", paths["json"].name),
+                     "seconds": round(seconds, 1)})
+    claim_paths = claims.write(checked, out, quick=quick)
+    missing = [r.key for r in checked if not r.measured]
+    if missing:  # a check that cannot read its reproduction's numbers is a bug, not a verdict
+        raise RuntimeError(f"claims not measured: {', '.join(missing)} (see {claim_paths['json']})")
+    echo(claims.summary(checked) + f" -> {claim_paths['json'].name}, {claim_paths['html'].name}")
+    index = write_report(out / "index.html", f"ikviz reproductions{' (quick sizes)' if quick else ''}",
+                         sections=[Section("Paper claims", tables=[[{"checked": Link(claims.summary(checked),
+                                                                                    claim_paths["html"].name)}]]),
+                                   Section("Experiments", tables=[rows])])
     return index

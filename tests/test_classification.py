@@ -43,6 +43,99 @@ def test_density_ratio_is_seeded_and_validates():
         density_ratio(ratio=20, overlap=0.1)
 
 
+# ----------------------------------------------------------------- density-ratio experiment (ting2018 Table 1)
+def _paired(fprs: dict) -> "exp.PairedResult":
+    metrics = {}
+    for k, v in fprs.items():
+        metrics.update({(k, "FPR"): np.array(v, float), (k, "accuracy"): 1 - np.array(v, float) / 2,
+                        (k, "FNR"): np.zeros(len(v))})
+    return exp.PairedResult(tuple(fprs), tuple(range(len(next(iter(fprs.values()))))), metrics)
+
+
+def test_fpr_effect_needs_ik_below_rbf_and_laplacian_on_most_seeds():
+    lower = _paired({"rbf": [0.08, 0.09, 0.07], "laplacian": [0.07, 0.07, 0.07], "ik": [0.06, 0.07, 0.06]})
+    assert exp.fpr_effect(lower) and exp.fpr_effect_text(lower).startswith("The paper's effect appears")
+    above_laplacian = _paired({"rbf": [0.08, 0.09, 0.07], "laplacian": [0.05, 0.05, 0.05],
+                               "ik": [0.06, 0.07, 0.06]})
+    assert not exp.fpr_effect(above_laplacian)
+    one_big_seed = _paired({"rbf": [0.05, 0.05, 0.20], "ik": [0.06, 0.06, 0.06]})  # mean lower, 1 seed of 3
+    assert not exp.fpr_effect(one_big_seed)
+    text = exp.fpr_effect_text(one_big_seed)
+    assert text.startswith("The paper's effect does not appear") and "IK lower on 1 of 3 seeds" in text
+
+
+def test_density_ratio_spec_reaches_the_generator():
+    from ikviz.data import load
+
+    X, y, Xt, _ = exp.make_data(exp.DataSpec("density-ratio", ratio=20.0, shape="gaussian", n=100, n_test=300))
+    assert np.array_equal(X, load("density-ratio", n=100, ratio=20.0, shape="gaussian", seed=0)[0])
+    assert not np.array_equal(X, exp.make_data(exp.DataSpec("density-ratio", ratio=20.0, n=100, n_test=300))[0])
+    assert Xt.shape == (300, 2) and np.bincount(y).tolist() == [50, 50]
+
+
+def test_density_ratio_numbers_per_generator_and_ratio():
+    from ikviz import claims, reproduce
+
+    result = {"uniform": {10.0: _paired({"rbf": [0.05, 0.05], "laplacian": [0.05, 0.05], "ik": [0.05, 0.06]})},
+              "gaussian": {1.0: _paired({"rbf": [0.08, 0.09], "laplacian": [0.07, 0.08], "ik": [0.06, 0.07]}),
+                           10.0: _paired({"rbf": [0.08, 0.09], "laplacian": [0.07, 0.08], "ik": [0.06, 0.07]})}}
+    numbers = exp.density_ratio_numbers(result)
+    assert set(numbers) == {"table", "fpr_ik_minus_rbf", "fpr_ik_minus_laplacian", "effect", "paper"}
+    assert numbers["fpr_ik_minus_rbf"]["uniform"]["10"] == pytest.approx(
+        {"mean": 0.005, "std": math.sqrt(2) * 0.005, "seeds_ik_lower": 0, "n_seeds": 2})
+    assert numbers["fpr_ik_minus_laplacian"]["gaussian"]["10"]["mean"] == pytest.approx(-0.01)
+    # the paper claims the effect at ratios > 1 only, so ratio 1 gets no verdict
+    assert numbers["effect"] == {"uniform": {"10": False}, "gaussian": {"10": True}}
+    assert list(numbers["fpr_ik_minus_rbf"]["gaussian"]) == ["1", "10"]
+    assert [r["kernel"] for r in numbers["table"]["gaussian"]["10"]] == ["rbf", "laplacian", "ik"]
+    assert numbers["paper"] is exp.PAPER_TABLE1
+    # what the reproduction writes, and the claims page reads per generator
+    assert reproduce.get("svm-density-ratio").numbers is exp.density_ratio_numbers
+    payload = reproduce.to_jsonable({"experiment": "svm-density-ratio", **numbers})
+    [row] = claims.rows_for(payload)
+    assert row.verdict == "setting-dependent" and "uniform: ratio 10" in row.ikviz and "gaussian: ratio 10" in row.ikviz
+
+
+@pytest.mark.slow
+def test_density_ratio_reproduction_runs_both_generators():
+    from ikviz import reproduce
+
+    entry = reproduce.get("svm-density-ratio")
+    assert entry.quick["n_seeds"] >= 2 and set(entry.quick["ratios"]) == {10.0, 20.0}
+    entry, params, out, _ = reproduce.execute("svm-density-ratio", quick=True, ratios=(20.0,), n_seeds=2,
+                                              n_test=300, kernels=("rbf", "ik"), t=10)
+    assert params.shapes == ("uniform", "gaussian") and list(out) == ["uniform", "gaussian"]
+    numbers = entry.numbers(out)
+    for shape in out:
+        pr = out[shape][20.0]
+        diff = pr.metrics[("ik", "FPR")] - pr.metrics[("rbf", "FPR")]
+        d = numbers["fpr_ik_minus_rbf"][shape]["20"]
+        assert d["mean"] == pytest.approx(diff.mean()) and d["seeds_ik_lower"] == int((diff < 0).sum())
+        assert numbers["fpr_ik_minus_laplacian"][shape]["20"] is None  # Laplacian not run
+        assert all(r["FNR"] < 0.05 for r in numbers["table"][shape]["20"])  # the errors are in the sparse class
+    assert len(entry.figures(out)) == 2
+
+
+def test_paper_table1_is_quoted_as_printed():
+    """ting2018 Table 1, typed from the paper; checked against the paper's text when it is at hand."""
+    paper = exp.PAPER_TABLE1
+    assert paper["10"]["ik"]["FPR"] == (0.064, 0.010) and paper["10"]["rbf"]["FPR"] == (0.082, 0.017)
+    assert paper["20"]["ik"]["FPR"] == (0.056, 0.010) and paper["20"]["laplacian"]["FPR"] == (0.067, 0.004)
+    from pathlib import Path
+    text = Path("/work/shared/papers/ting2018-isolation-kernel-svm.txt")
+    if not text.exists():
+        pytest.skip("the paper's text is not on this machine")
+    lines = text.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("data_1\tSVM_RBF"))
+    names = {"SVM_RBF": "rbf", "SVM_Lap": "laplacian", "SVM_IK": "ik"}
+    data = None
+    for line in lines[start:start + 9]:
+        cells = line.split("\t")
+        data = cells[0].removeprefix("data_") or data
+        printed = [tuple(float(x) for x in c.split("±")) for c in cells[2:5]]
+        assert [paper[data][names[cells[1]]][m] for m in ("accuracy", "FPR", "FNR")] == printed
+
+
 # ----------------------------------------------------------------- RandLocal
 def test_randlocal_one_value_per_set_nearest_other_anchor():
     X = np.random.default_rng(0).normal(size=(200, 5))

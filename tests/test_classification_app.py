@@ -144,3 +144,20 @@ def test_real_default_view():
     assert list(online["method"]) == list(onl.METHODS) and set(online["η"]) <= set(onl.ETAS)
     assert online["final mistake rate"].between(0, 0.5).all()
     assert len(at.get("plotly_chart")) == 7
+
+
+SENT_GAMMAS = []
+
+
+def recording_online(p, *, memo=None, progress=None):
+    SENT_GAMMAS.append(p.gamma)
+    return fake_online(p)
+
+
+def test_online_gamma_is_set_per_data_set_unless_a_value_is_chosen(fakes, monkeypatch):
+    sent = SENT_GAMMAS
+    monkeypatch.setattr(onl, "run", recording_online)
+    at = open_page()
+    assert sent[-1] is None and at.select_slider(key="_w_o_gamma").value == "per data set"
+    at = open_page(o_gamma="0.125")   # a shared link with a fixed γ = 2^-3
+    assert sent[-1] == 0.125 and at.query_params["o_gamma"] == "0.125"

@@ -125,6 +125,76 @@ def test_ik_maximum_distance_and_the_matrix_product_path(blobs):
         np.testing.assert_array_equal(dp.labels_, ref[4])
 
 
+@pytest.fixture(scope="module")
+def tied():
+    """Points on an integer grid, some repeated: most densities tie at small cutoffs and many distances are equal."""
+    rng = np.random.default_rng(7)
+    X = np.vstack([rng.integers(0, 4, (40, 2)), rng.integers(6, 12, (60, 2))]).astype(float)
+    return X[rng.permutation(len(X))]
+
+
+TIE_KW = {"euclidean": {}, "adaptive": {"n_neighbors": 5}, "ik": {"psi": 8, "t": 50}}
+TIE_FRACTIONS = [0.01, 0.06, 0.2]
+
+
+def _shuffled_path(X, metric, perm, seed=0):
+    """DensityPeaks.path (3 clusters of 2 groups: ties pick the third centre) on X and on X[perm]; the shuffled
+    labels are put back in X's row order."""
+    dp = cl.DensityPeaks(3, metric=metric, random_state=seed, **TIE_KW[metric])
+    graph, shuffled = dp.path(X, TIE_FRACTIONS), dp.path(X[perm], TIE_FRACTIONS)
+    back = np.empty_like(shuffled.labels)
+    back[:, perm] = shuffled.labels
+    return graph, shuffled, back
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "ik", "adaptive"])
+def test_density_peaks_partition_does_not_depend_on_row_order(tied, metric):
+    from sklearn.metrics import adjusted_rand_score
+
+    graph = cl.DensityPeaks(3, metric=metric, random_state=0, **TIE_KW[metric]).path(tied, TIE_FRACTIONS)
+    # the data do tie: at the smallest cutoff most points share their density with many others
+    assert np.unique(graph.rho[0]).size < len(tied) // 4
+    for seed in range(3):
+        perm = np.random.default_rng(seed).permutation(len(tied))
+        graph, shuffled, back = _shuffled_path(tied, metric, perm)
+        for e in range(len(TIE_FRACTIONS)):
+            assert adjusted_rand_score(graph.labels[e], back[e]) == 1.0, (seed, e)
+        # the densities are the same ones, moved with their rows
+        np.testing.assert_array_equal(shuffled.rho, graph.rho[:, perm])
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "ik", "adaptive"])
+def test_ties_broken_by_row_position_would_depend_on_the_order(tied, metric, monkeypatch):
+    """The tied data above do discriminate: with every key equal, ties fall back on the row index (the old
+    rule; for IK the kernel is then also fitted in the given row order), and a shuffle changes the partition."""
+    from sklearn.metrics import adjusted_rand_score
+
+    import ikviz.clustering.density_peaks as dp_module
+
+    monkeypatch.setattr(dp_module, "tie_keys", lambda X, seed: np.zeros(len(X), dtype=np.uint64))
+    perm = np.random.default_rng(0).permutation(len(tied))
+    graph, _, back = _shuffled_path(tied, metric, perm)
+    assert min(adjusted_rand_score(graph.labels[e], back[e]) for e in range(len(TIE_FRACTIONS))) < 1.0
+
+
+def test_the_tie_rule_is_seeded():
+    # four points at the corners of a square: at a small cutoff every density is 0 and every centre a tie
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    assert not np.array_equal(tie_keys(X, 0), tie_keys(X, 1))
+    centres = {}
+    for seed in range(6):
+        dp = cl.DensityPeaks(1, eps_fraction=0.1, random_state=seed).fit(X)
+        assert dp.rho_.tolist() == [0, 0, 0, 0]
+        # the densest point (the only centre) is the one with the smallest key under this seed
+        assert dp.cluster_centers_indices_[0] == np.argmin(tie_keys(X, seed))
+        again = cl.DensityPeaks(1, eps_fraction=0.1, random_state=seed).fit(X)
+        np.testing.assert_array_equal(again.parent_, dp.parent_)
+        centres[seed] = int(dp.cluster_centers_indices_[0])
+    assert len(set(centres.values())) > 1   # another seed breaks the ties another way
+    # random_state=None means seed 0
+    assert cl.DensityPeaks(1, eps_fraction=0.1).fit(X).cluster_centers_indices_[0] == centres[0]
+
+
 def test_density_peaks_finds_two_separated_blobs(blobs):
     y = np.repeat([0, 1], [60, 50])
     for metric in ("euclidean", "ik"):
@@ -285,14 +355,65 @@ def test_run_and_reproduce_write_ami_per_algorithm_measure_and_w(tmp_path):
     assert r.evaluations["distance"].rho.shape == (100,)
     from ikviz.reproduce import reproduce
 
-    paths = reproduce("clustering-wgaussians", tmp_path, ws=(1, 2), n_per_cluster=20, trials=1, t=50)
-    ami = json.loads(paths["json"].read_text())["ami"]
+    paths = reproduce("clustering-wgaussians", tmp_path, ws=(1, 2), n_per_cluster=20, trials=1, t=50,
+                      algorithms=("spectral", "density_peaks", "kmeans"), measures=())
+    numbers = json.loads(paths["json"].read_text())
+    ami = numbers["ami"]
     assert set(ami) == {"spectral", "density_peaks", "kmeans"}
     assert set(ami["spectral"]) == {*ex.IK_VARIANTS, "gk", "ag"}
     assert {"ik_anne", "ik_iforest", "ik_iforest_full"} <= set(ex.IK_VARIANTS)
     assert set(ami["kmeans"]["randlocal"]) == {"1", "2"}
     assert all(-0.1 <= v <= 1.0 for a in ami.values() for m in a.values() for v in m.values())
+    # Table 3's columns under the paper's short keys, the same numbers as ami's; the paper's row beside them
+    assert numbers["table3"]["dp"]["ik"] == ami["density_peaks"]["ik_anne"]
+    assert numbers["table3"]["sc"]["gk"] == ami["spectral"]["gk"]
+    assert numbers["paper"]["table3"]["dp"] == {"distance": 0.01, "ag": 0.01, "ik": 0.68}
+    assert numbers["psi_grid"]["1"] == [2, 4, 8, 16, 32, 40]   # ψ clipped to the 40 rows
+    assert isinstance(numbers["seconds"], float)   # the run's seconds, not shadowed by the sweeps'
     assert "<h1>clustering-wgaussians</h1>" in paths["html"].read_text()
+
+
+def test_wgaussians_reproduction_defaults_follow_the_paper():
+    from ikviz.reproduce import get
+
+    p = ex.WGaussiansParams()
+    # ting2021: Fig. 2 at w = 1 with 500 points per cluster; Table 3 at w = 5,000 with 2,000 points (Table 2)
+    assert p.sizes() == {1: 500, 5000: 1000} and p.trials == 10 and p.dp_trials == 1
+    assert ex.PAPER_TABLE3 == {"w": 5000, "n": 2000, "dp": {"distance": 0.01, "ag": 0.01, "ik": 0.68},
+                               "sc": {"gk": 0.24, "ag": 0.25, "ik": 1.00}}
+    # ψ stops where the t·ψ·d sampled points pass IsolationKernel's 2 GiB: 128 at d = 10,000, the whole grid at d = 2
+    assert ex.psi_limit(200, 10_000) == 128 and ex.psi_limit(200, 2) == 1024
+    with pytest.raises(ValueError, match="no ψ of the grid"):
+        ex.psi_limit(200, 10**9)
+    with pytest.raises(ValueError, match="n_per_cluster gives 1 sizes for 2 values of w"):
+        ex.WGaussiansParams(n_per_cluster=(10,)).sizes()
+    with pytest.raises(ValueError, match=r"no algorithm of \['spectral'\] has the measures \['distance'\]"):
+        ex.run_wgaussians(ex.WGaussiansParams(ws=(1,), n_per_cluster=20, algorithms=("spectral",),
+                                             measures=("distance",)))
+    with pytest.raises(ValueError, match="unknown algorithm 'dbscan'"):
+        ex.run_wgaussians(ex.WGaussiansParams(ws=(1,), n_per_cluster=20, algorithms=("dbscan",)))
+    quick = get("clustering-wgaussians").quick
+    assert quick["ws"] == (1, 5000) and quick["trials"] == 1
+
+
+def test_wgaussians_reproduction_sweeps_the_capped_grid_and_reads_as_table3():
+    p = ex.WGaussiansParams(ws=(1,), n_per_cluster=25, algorithms=("density_peaks",),
+                            measures=("distance", "ik_anne"), max_psi=8, t=30)
+    r = ex.run_wgaussians(p)
+    assert r.psi_grid == {1: (2, 4, 8)}
+    assert r.best_param["density_peaks"]["ik_anne"][1]["param"] in (2, 4, 8)
+    assert r.table3() == {"dp": {"distance": r.ami["density_peaks"]["distance"],
+                                 "ik": r.ami["density_peaks"]["ik_anne"]}}
+    assert r.sweeps_w1["density_peaks"]["ik_anne"].values == (2, 4, 8)
+
+
+def test_row_order_effect_only_moves_the_row_index_rule():
+    data = ex.Data("w-gaussians", w=3, n_per_cluster=40)
+    effect = ex.row_order_effect(data, ("distance", "ik_anne"), t=30, max_psi=8)
+    assert set(effect) == {"row index", "row values"} and set(effect["row values"]) == {"generator", "shuffled"}
+    assert effect["row values"]["generator"] == effect["row values"]["shuffled"]
+    # the row-index rule on rows as generated: at small cutoffs the first rows of cluster A win every tie
+    assert effect["row index"]["generator"]["distance"] != effect["row index"]["shuffled"]["distance"]
 
 
 def test_figures_show_clusters_decision_graph_and_sweep():

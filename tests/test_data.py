@@ -96,3 +96,82 @@ def test_load_refuses_bad_requests_with_a_clear_message():
         load("iris", max_rows=0)
     with pytest.raises(TypeError, match="takes no options"):
         load("iris", n=10)
+
+
+# ----------------------------------------------------------------- density-ratio generators (ting2018 Table 1)
+def _negatives_where_dense_class_wins(X, y, layout, shape):
+    """Boolean per negative point: does the dense (positive) class have the higher density there?"""
+    neg = X[y == 0]
+    if shape == "uniform":
+        (x0, y0), (x1, y1) = layout["positive"]
+        return (neg[:, 0] >= x0) & (neg[:, 0] <= x1) & (neg[:, 1] >= y0) & (neg[:, 1] <= y1)
+
+    def log_density(mean, sd):
+        return -((neg - mean) ** 2).sum(axis=1) / (2 * sd ** 2) - 2 * np.log(sd)
+    return log_density(layout["positive_mean"], layout["positive_std"]) > \
+        log_density(layout["negative_mean"], layout["negative_std"])
+
+
+@pytest.mark.parametrize("shape", ["uniform", "gaussian"])
+@pytest.mark.parametrize("ratio", [1.0, 10.0, 20.0])
+def test_density_ratio_generators_class_sizes_density_ratio_and_overlap(shape, ratio):
+    from ikviz.data import density_ratio_layout, load
+
+    X, y = load("density-ratio", n=40000, ratio=ratio, shape=shape, seed=2)
+    assert X.shape == (40000, 2) and np.bincount(y).tolist() == [20000, 20000]
+    layout = density_ratio_layout(ratio, 0.04, shape=shape)
+    pos, neg = X[y == 1], X[y == 0]
+    # the sparse class spreads over `ratio` times the area: (product of the per-axis spreads) ratio
+    spread = np.prod(neg.std(axis=0)) / np.prod(pos.std(axis=0))
+    assert spread == pytest.approx(ratio, rel=0.05)
+    if shape == "gaussian":
+        assert (layout["negative_std"] / layout["positive_std"]) ** 2 == pytest.approx(ratio)
+    # overlap: 4 % of the negatives where the dense class is the more likely (3 standard errors)
+    share = _negatives_where_dense_class_wins(X, y, layout, shape).mean()
+    assert abs(share - 0.04) < 3 * np.sqrt(0.04 * 0.96 / 20000)
+
+
+def test_gaussian_density_ratio_disc_is_where_the_dense_class_wins():
+    from ikviz.data import density_ratio, density_ratio_layout
+
+    layout = density_ratio_layout(20.0, 0.1, shape="gaussian")
+    X, y = density_ratio(20000, 20.0, seed=0, overlap=0.1, shape="gaussian")
+    cx, cy, radius = layout["winning_disc"]
+    inside = np.hypot(X[y == 0, 0] - cx, X[y == 0, 1] - cy) < radius
+    assert np.array_equal(inside, _negatives_where_dense_class_wins(X, y, layout, "gaussian"))
+    assert abs(inside.mean() - 0.1) < 0.01
+    # a larger overlap brings the means closer
+    assert density_ratio_layout(20.0, 0.1, shape="gaussian")["separation"] < \
+        density_ratio_layout(20.0, 0.04, shape="gaussian")["separation"]
+    # ratio 1: equal spreads, the boundary is the perpendicular bisector
+    one = density_ratio_layout(1.0, 0.04, shape="gaussian")
+    assert one["winning_halfplane_x"] == pytest.approx(0.5 + one["separation"] / 2)
+
+
+def test_density_ratio_loader_keeps_its_default_and_is_seeded_per_shape():
+    from ikviz.data import density_ratio, load
+
+    X, _ = load("density-ratio", seed=5)
+    assert np.array_equal(X, density_ratio(500, 10.0, seed=5)[0])
+    assert np.array_equal(X, load("density_ratio", shape="uniform", seed=5)[0])  # old spelling, default shape
+    G, g = load("density-ratio", shape="gaussian", seed=5)
+    assert G.shape == (500, 2) and np.bincount(g).tolist() == [250, 250] and not np.allclose(G, X)
+    assert np.array_equal(G, load("density-ratio", shape="gaussian", seed=5)[0])
+    assert not np.array_equal(G, load("density-ratio", shape="gaussian", seed=6)[0])
+
+
+def test_density_ratio_generators_validate_shape_and_overlap():
+    from ikviz.data import density_ratio
+    from ikviz.data.density_ratio import max_overlap
+
+    with pytest.raises(ValueError, match="shape"):
+        density_ratio(shape="square")
+    with pytest.raises(ValueError, match="overlap"):
+        density_ratio(ratio=20.0, overlap=0.1)  # more than 1 / 20 of the negatives cannot fit in the unit square
+    density_ratio(ratio=20.0, overlap=0.1, shape="gaussian")  # Gaussians can overlap more
+    with pytest.raises(ValueError, match="overlap"):
+        density_ratio(ratio=20.0, overlap=0.2, shape="gaussian")
+    assert max_overlap(20.0, "gaussian") == pytest.approx(1 - 20 ** (-1 / 19))
+    with pytest.raises(ValueError, match="overlap must be > 0"):
+        density_ratio(overlap=0.0, shape="gaussian")
+    assert np.isfinite(density_ratio(n=10, overlap=1e-9, shape="gaussian")[0]).all()

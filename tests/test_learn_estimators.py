@@ -244,7 +244,7 @@ def test_validation_messages():
     with pytest.raises(ValueError, match="2 features, but FOGDClassifier is expecting"):
         FOGDClassifier(n_components=20).fit(X[:, :1], y).predict(X)
     with pytest.raises(ValueError, match="eta"):
-        FOGDClassifier(eta=1e308, n_components=20, random_state=0).fit(X, y)
+        FOGDClassifier(eta=1e308, gamma=1.0, n_components=20, random_state=0).fit(X, y)
     with pytest.raises(NotFittedError):
         NOGDClassifier().predict(X)
     assert not hasattr(FOGDClassifier(), "mistakes_")

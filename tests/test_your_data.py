@@ -1,5 +1,7 @@
 """Your data: the checks and their runs, a big file through Dask against the in-memory path, and the page."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -56,12 +58,48 @@ def test_runs_load_the_rows_once_and_equal_the_checks_on_those_rows():
     neighbours = exp.neighbour_check_run(p, memo=memo)
     data = subsample(read_table(UPLOAD, label="label"), 50, seed=1)
     X = exp.prepare(data.X)
-    assert len(memo._results) == 3  # check_data, load_source, read_table: computed once, shared by both runs
+    # check_data, load_source, read_upload, source_rows: each computed once, shared by both runs
+    assert len(memo._results) == 4
     assert [r["accuracy"] for r in svm] == [r["accuracy"] for r in exp.svm_check(X, data.y, psi=8, t=30, seed=1)]
     np.testing.assert_array_equal(neighbours["n_eps"]["ik"], exp.neighbour_check(X, data.y, psi=8, t=30, seed=1)
                                   ["n_eps"]["ik"])
     fractions = [f for f, _ in reports]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0 and "SVM 1 of 4" in reports[0][1]
+    assert svm[0]["n_train"] + svm[0]["n_test"] == 50 and svm[0]["stratified"] and svm[0]["of_rows"] == 80
+    assert neighbours["classes"] == ["x", "y"] and (neighbours["rows"], neighbours["of_rows"]) == (50, 80)
+
+
+def test_figures_and_tables_keep_class_names_and_state_the_sample():
+    from ikviz.plots import your_data as plots
+
+    p = exp.CheckParams(exp.Source("upload", "mine.csv", UPLOAD, "label"), max_rows=50, psi=8, t=30, seed=1)
+    memo = RunMemo()
+    _, y, about = exp._rows(p, memo)
+    coords = np.zeros((len(y), 2))
+    tsne = {"coords": {"gk": coords, "ik": coords}, "scores": {}, "settings": {}, "labels": y, **about}
+    fig = plots.tsne_figure(tsne)
+    assert sorted(tr.name for tr in fig.data if tr.showlegend) == ["x", "y"]
+    assert "(50 of 80 rows)" in fig.layout.title.text
+    svm = exp.svm_check_run(p, memo=memo)
+    text = plots.svm_split_text(svm)
+    assert text.startswith("One train/test split of 50 rows (of 80): 35 train, 15 test, stratified")
+    assert "seed 1" in text
+    neighbours = plots.neighbour_figure(exp.neighbour_check_run(p, memo=memo))
+    assert "(50 of 80 rows)" in neighbours.layout.title.text
+
+
+def test_report_holds_every_check_with_settings_fingerprint_and_version():
+    import ikviz
+    from ikviz.plots import your_data as plots
+
+    p = exp.CheckParams(exp.Source("upload", "mine.csv", UPLOAD, "label"), max_rows=50, psi=8, t=30, seed=1)
+    runs = {"svm": (p, fake_svm(p)), "clustering": (p, fake_clustering(p)), "tsne": (p, fake_tsne(p))}
+    fp = exp.data_fingerprint(p.source)
+    page = plots.report(p.source.title(), runs, fingerprint=fp, data_lines=["80 rows."])
+    assert page.count("<h2>") == 3 and page.count("<table") == 3  # meta + SVM + clustering
+    assert fp in page and ikviz.__version__ in page and "ψ = 8, t = 30, seed = 1" in page
+    assert page.count("* plotly.js v") == 1 and "mine.csv (uploaded file)" in page
+    assert "No check has been run" in plots.report("x", {})
 
 
 def test_runs_that_need_classes_say_so_without_a_label():
@@ -181,35 +219,32 @@ def test_big_file_paths_are_checked_before_anything_is_read(tmp_path, monkeypatc
 
 
 # ----------------------------------------------------------------- the page
-def open_page(upload: bytes | None = None, **query):
-    session = None if upload is None else {"upload_bytes": upload, "upload_name": "mine.csv"}
+def open_page(upload: bytes | None = None, name: str = "mine.csv", **query):
+    session = None if upload is None else {"upload_bytes": upload, "upload_name": name}
     return apptest.open_page("your_data", session=session, **query)
 
 
 ASKED = []  # CheckParams the fake runs were called with
 
 
-def _rows(p):
-    return exp.check_data(p.source, p.max_rows, p.scale, p.seed)
-
-
 def fake_neighbours(p, *, memo=None, progress=None):
     ASKED.append(p)
-    n = len(_rows(p)[0])
+    n = len(exp.check_data(p.source, p.max_rows, p.scale, p.seed)[0])
     return {"eps": 0.05, "k": 5, "n_eps": {"ik": np.ones(n), "gk": np.full(n, 3.0)},
             "occurrence": {"ik": np.full(n, 5), "gk": np.full(n, 5)}, "skewness": {"ik": 0.1, "gk": 0.9},
-            "precision": {}}
+            "precision": {}, "rows": n, "of_rows": n}
 
 
 def fake_svm(p, *, memo=None, progress=None):
-    return [{"kernel": k, "accuracy": 0.5, "train_s": 0.0, "test_s": 0.0, "params": {}}
+    return [{"kernel": k, "accuracy": 0.5, "train_s": 0.0, "test_s": 0.0, "params": {}, "n_train": 7, "n_test": 3,
+             "stratified": True, "split_seed": p.seed, "rows": 10, "of_rows": 10}
             for k in ("ik", "ik-linear", "rbf", "linear")]
 
 
 def fake_tsne(p, *, memo=None, progress=None):
-    _, y = _rows(p)
+    _, y, about = exp._rows(p, RunMemo())
     coords = np.zeros((len(y), 2))
-    return {"coords": {"gk": coords, "ik": coords}, "scores": {}, "settings": {}, "labels": y}
+    return {"coords": {"gk": coords, "ik": coords}, "scores": {}, "settings": {}, "labels": y, **about}
 
 
 def fake_clustering(p, *, memo=None, progress=None):
@@ -227,28 +262,134 @@ def fake_checks(monkeypatch):
 def test_bundled_dataset_summary_and_checks_run_from_buttons(fake_checks):
     at = open_page(dataset="wine", max_rows="500", psi="16", seed="4")
     assert [m.value for m in at.metric][:3] == ["178", "13", "3"]
-    for button in list(at.button):
-        button.click().run()
+    for key in ("btn_neighbours", "btn_svm", "btn_tsne", "btn_clustering"):
+        at.button(key=key).click().run()
         assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) == 2  # neighbours and t-SNE
     assert len(at.dataframe) == 2            # SVM and clustering tables
     assert ASKED == [exp.CheckParams(exp.Source("bundled", "wine"), 500, True, 16, 200, 4)]
     assert "IK has fewer hubs" in " ".join(m.value for m in at.markdown)
+    assert "split of 10 rows: 7 train, 3 test, stratified by class, seed 4" in " ".join(c.value for c in at.caption)
+    assert "4 of the checks above will be in the report" in " ".join(c.value for c in at.caption)
+    assert at.get("download_button")
 
 
-@pytest.mark.parametrize("raw, message", [(b"", "The file is empty"),
-                                          (b"a,b,c\n1,x,0\n2,y,1\n3,z,0\n", "not numeric: 'b'")])
+def test_results_persist_per_setting_and_stale_ones_wait_for_a_rerun(fake_checks):
+    at = open_page(dataset="wine", max_rows="500", psi="16", seed="5")
+    at.button(key="btn_neighbours").click().run()
+    assert len(ASKED) == 1 and len(at.get("plotly_chart")) == 1
+    at.select_slider(key="_w_psi").set_value(32).run()   # cheap (the last run took ~0 s): recomputed at once
+    assert [p.psi for p in ASKED] == [16, 32] and len(at.get("plotly_chart")) == 1 and not at.warning
+    at.session_state["yd_runs"]["neighbours"]["seconds"] = 60.0   # as if the last run had taken a minute
+    at.select_slider(key="_w_psi").set_value(64).run()
+    assert [p.psi for p in ASKED] == [16, 32]                    # not recomputed without asking
+    assert "Stale" in at.warning[0].value and "ψ 32 → 64" in at.warning[0].value
+    assert len(at.get("plotly_chart")) == 1                      # the previous result stays visible
+    assert at.button(key="rerun_neighbours").label.startswith("Re-run with the new settings (about 60 s)")
+    at.button(key="rerun_neighbours").click().run()
+    assert [p.psi for p in ASKED] == [16, 32, 64] and not at.warning
+    at.select_slider(key="_w_psi").set_value(16).run()           # a setting seen before: held, shown at once
+    assert [p.psi for p in ASKED] == [16, 32, 64] and len(at.get("plotly_chart")) == 1
+    assert not at.button(key="btn_svm").value                    # the others still wait for their button
+
+
+ONLY_IDS = ("id,code\n" + "".join(f"A{i},X{i * 7}\n" for i in range(30))).encode()
+
+
+@pytest.mark.parametrize("raw, message", [(b"", "empty"), (ONLY_IDS, "no feature column"), (b",,,\n,,,\n", "")])
 def test_bad_uploads_show_the_loader_message(raw, message):
     at = open_page(upload=raw, source="upload a file")
     errors = " ".join(e.value for e in at.error)
-    assert message in errors, errors
+    assert errors and message in errors.lower(), errors
     assert not at.metric  # nothing pretends to have loaded
 
 
 def test_single_class_upload_explains_which_checks_need_classes():
     at = open_page(upload=b"a,b,label\n1,2,x\n2,3,x\n3,1,x\n4,4,x\n", source="upload a file")
+    _label_box(at).set_value("label").run()
     info = " ".join(i.value for i in at.info)
-    assert "at least two classes" in info and not at.error
+    assert "at least two classes" in info and not at.error and not at.exception
+
+
+CULTIVARS = ("barbera", "barolo", "grignolino")
+SEMICOLON = ("id;alcohol;colour;hue;cultivar\n" + "".join(
+    f"W{i:03d};{12 + i % 5};{'red' if i % 3 else 'dark'};{(i * 7) % 11};{CULTIVARS[i % 3]}\n"
+    for i in range(60))).encode()
+
+
+def _label_box(at):
+    return next(s for s in at.selectbox if s.label == "label column")
+
+
+def _roles(at):
+    return {s.label.split(" (")[0]: s for s in at.selectbox if s.key and s.key.startswith("yd_role_")}
+
+
+def test_semicolon_file_with_text_id_and_text_label_works_and_keeps_class_names(fake_checks):
+    at = open_page(upload=SEMICOLON, source="upload a file", max_rows="500")
+    assert not at.error, [e.value for e in at.error]
+    assert _label_box(at).value == "cultivar"
+    assert [m.value for m in at.metric][:3] == ["60", "4", "3"]   # alcohol, hue, colour one-hot; the ID left out
+    assert "barbera: 20" in " ".join(c.value for c in at.caption)
+    at.button(key="btn_tsne").click().run()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert sorted(tr["name"] for tr in spec["data"] if tr.get("showlegend")) == sorted(CULTIVARS)
+
+
+def test_column_choices_change_the_features():
+    at = open_page(upload=SEMICOLON, source="upload a file", max_rows="500")
+    roles = _roles(at)
+    assert set(roles) >= {"id", "colour"}
+    assert roles["id"].value == "ignore" and roles["colour"].value == "encode"
+    roles["colour"].set_value("ignore").run()
+    assert not at.error, [e.value for e in at.error]
+    assert at.metric[1].value == "2"
+    _roles(at)["colour"].set_value("encode").run()
+    assert at.metric[1].value == "4"                       # one column per colour
+    roles = _roles(at)
+    table = at.dataframe[0].value
+    assert dict(zip(table["column"], table["role"]))["colour"] == "encode"
+    _roles(at)["colour"].set_value("label").run()          # use as label: the label picker follows
+    assert _label_box(at).value == "colour" and at.metric[2].value == "2"
+
+
+def test_upload_is_read_once_not_on_every_rerun(monkeypatch, fake_checks):
+    from ikviz.data import upload
+
+    calls = []
+    real = upload.read_table
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(upload, "read_table", counting)
+    raw = SEMICOLON + b"W999;13;red;4;barolo\n"  # a file no other test has read into the shared store
+    at = open_page(upload=raw, source="upload a file", max_rows="500")
+    for psi in (16, 64, 8):
+        at.select_slider(key="_w_psi").set_value(psi).run()
+    assert len(calls) == 1 and not at.exception
+
+
+MESSY = {
+    "decimal comma": ("a;b;label\n" + "".join(f"{i},5;{i % 4},25;{'xy'[i % 2]}\n" for i in range(30))).encode(),
+    "LIBSVM with comments": ("# made by hand\n" + "".join(f"{i % 2} 1:{i / 10} 3:{i % 5}  # row {i}\n"
+                                                          for i in range(30))).encode(),
+    "duplicate column names": ("a,a,b,label\n" + "".join(f"{i},{i % 3},{i % 5},{i % 2}\n" for i in range(30))).encode(),
+}
+
+
+@pytest.mark.parametrize("case", list(MESSY))
+def test_messy_files_work_or_say_what_to_do(case, fake_checks):
+    at = open_page(upload=MESSY[case], name=f"{case}.csv", source="upload a file")
+    assert not at.exception
+    shown = " ".join(e.value for e in list(at.error) + list(at.info) + list(at.warning)).lower()
+    if case == "decimal comma":
+        assert [m.value for m in at.metric][:2] == ["30", "2"], shown
+    elif case == "LIBSVM with comments":
+        assert [m.value for m in at.metric][:3] == ["30", "3", "2"], shown
+    else:  # never silently loses a column: read with all three, or refused naming the duplicate
+        assert ([m.value for m in at.metric][1:2] == ["3"]) or ("more than once" in shown and "'a'" in shown), shown
 
 
 BIG_SEEN = []  # the precomputed result of the module's big file, for the fake below

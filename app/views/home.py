@@ -40,6 +40,7 @@ st.markdown(
 | **t-SNE** | t-SNE with Gaussian vs IK affinities side by side on the w-Gaussians (w = 1 … 5,000, equal or unequal variance) or real data; separation scores; watch the optimisation; the paper's perplexity/ψ search range | Ting et al. 2021, §4.2.4, Tables 5–6 |
 | **Classification lab** | SVM with RBF, L_ψ and IK kernels, linear SVM on IK features; online FOGD, NOGD, IK+OGD, RandLocal+OGD | Ting 2018/2021, Lu 2016, Wang 2017 |
 | **Clustering lab** | spectral clustering (IK, Gaussian, adaptive Gaussian), density peaks (distance, 1 − IK, 1 − AG) with its decision graph, and k-means on raw, IK and RandLocal features; AMI/NMI per method at one setting or best over the parameter grid; w-Gaussians, density-ratio and real data | Ting et al. 2021, §4.2.2, Fig. 2, Table 3; Wang et al. 2017, §4.4 |
+| **Claims** | every claim of the four papers in one table: the paper's number beside ikviz's under the paper's protocol, a verdict computed from the numbers (holds · holds, smaller · setting-dependent · does not reproduce), what explains a difference, and a link to the page that shows it | all four papers |
 | **Your data** | upload a CSV or LIBSVM file (or pick one of 27 bundled datasets): a summary, then IK vs Gaussian on nearest-neighbour instability and hubness, SVM, t-SNE and spectral clustering, each on demand | — |
 
 Every page keeps its settings in the link: copy the address bar to share exactly what you see.

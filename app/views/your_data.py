@@ -1,4 +1,7 @@
-"""Your data: load a CSV / LIBSVM file, a bundled dataset or a big file on the server, and check whether IK helps."""
+"""Your data: load a CSV / Excel / Parquet / LIBSVM file, a bundled dataset or a big file on the server; check IK."""
+
+import time
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -17,21 +20,26 @@ SOURCES = ["bundled dataset", "upload a file", "a big file on this server"]
 
 
 def keep_upload() -> None:
-    """Keep the uploaded file's bytes in the session, so reruns and the checks reuse them."""
+    """Keep the uploaded file in the session (its bytes and SHA-256, computed once per upload)."""
     file = st.session_state.get("uploader")
     if file is None:
-        st.session_state.pop("upload_bytes", None)
+        for key in ("upload_bytes", "upload_name", "upload_file"):
+            st.session_state.pop(key, None)
     else:
         st.session_state["upload_bytes"] = file.getvalue()
         st.session_state["upload_name"] = file.name
 
 
-def run_button(label: str, key: str, help_text: str) -> bool:
-    """A button whose 'pressed' state survives reruns until the data or settings change."""
-    state_key = f"ran_{key}_{st.session_state.get('_checks_key')}"
-    if st.button(label, key=f"btn_{key}", help=help_text):
-        st.session_state[state_key] = True
-    return bool(st.session_state.get(state_key))
+def current_file() -> exp.FileBytes | None:
+    """The uploaded file as :class:`FileBytes`, fingerprinted once per upload, not on every rerun."""
+    raw = st.session_state.get("upload_bytes")
+    if raw is None:
+        return None
+    held = st.session_state.get("upload_file")
+    name = st.session_state.get("upload_name", "") or "upload"
+    if held is None or held.raw is not raw and held.raw != raw or held.name != name:
+        held = st.session_state["upload_file"] = exp.FileBytes(raw, name)
+    return held
 
 
 def path_help() -> str:
@@ -65,12 +73,172 @@ def show_big_result(res: exp.BigFileResult) -> None:
                     f"is {cells['majority']:.1%}.")
 
 
+TEXT_KINDS = ("text", "id", "date", "empty", "constant")
+ROLE_LABELS = {"feature": "feature", "ignore": "ignore", "encode": "encode (one-hot)", "label": "use as label"}
+AUTO_SECONDS = 2.0  # a stale check expected to take less than this is recomputed without asking
+CHECK_ORDER = ("neighbours", "svm", "tsne", "clustering")
+RUN_LABELS = {"neighbours": "Run the neighbour check", "svm": "Run the SVM comparison", "tsne": "Run t-SNE",
+              "clustering": "Run the clustering comparison"}
+WHAT = {"neighbours": "the neighbour check", "svm": "the SVM comparison", "tsne": "t-SNE",
+        "clustering": "the clustering comparison"}
+CHECK_HELP = {"neighbours": "IK vs Gaussian: N_eps and k-occurrence skewness",
+              "svm": "Train/test split, accuracy and time per kernel",
+              "tsne": "Two t-SNE embeddings side by side, coloured by class",
+              "clustering": "Spectral clustering, AMI against the classes"}
+NEEDS_CLASSES = {"svm": "The SVM comparison needs a label column with at least two classes.",
+                 "clustering": "The clustering comparison scores clusters against the classes, so it needs a "
+                               "label column with at least two classes."}
+
+
+def _role_options(kind: str) -> list[str]:
+    return ["ignore", "encode", "label"] if kind in TEXT_KINDS else ["feature", "ignore", "label"]
+
+
+def _default_role(col) -> str:
+    options = _role_options(col.kind)
+    role = getattr(col, "role", None)
+    return role if role in options and role != "label" else options[0]
+
+
+def _shown_role(col, label: str | None, roles: dict) -> str:
+    """The role a column has with the current choices (a guessed label not picked is a plain feature)."""
+    if col.name == label:
+        return "label"
+    role = roles.get(col.name) or getattr(col, "role", "feature")
+    return "feature" if role == "label" else role
+
+
+def _pick_label(role_key: str, label_key: str, column: str, default: str) -> None:
+    """A column's role set to 'use as label': it becomes the label column; its own choice goes back to default."""
+    if st.session_state.get(role_key) == "label":
+        st.session_state[label_key] = column
+        st.session_state[role_key] = default
+
+
+def upload_source() -> tuple[exp.Source | None, list[str]]:
+    """The upload flow: the file, how it was read, a preview, the label and a role for each text column.
+
+    Returns the source and the notes on the file already shown (not repeated under the summary)."""
+    st.file_uploader("CSV/TSV (header row), Excel (.xlsx), Parquet or LIBSVM/svmlight file", key="uploader",
+                     on_change=keep_upload, type=["csv", "txt", "tsv", "data", "svm", "libsvm", "svmlight", "xlsx",
+                                                  "parquet", "pq"])
+    file = current_file()
+    if file is None:
+        st.info("Upload a file to start, or switch to a bundled dataset in the sidebar.")
+        return None, []
+    st.caption(f"File: {file.name} ({len(file) / 1024:,.1f} KB, SHA-256 {file.fingerprint[:12]}…)")
+    info = store.compute(exp.inspect_upload, file, inline=True)  # once per file, shared by every rerun
+    st.caption(f"{info.n_rows:,} rows, {len(info.columns)} columns ({info.format}).")
+    for note in info.notes:
+        st.info(note)
+    names = [c.name for c in info.columns]
+    fp = file.fingerprint[:16]
+    label_key = f"yd_label_{fp}"
+    if label_key not in st.session_state or st.session_state[label_key] not in ["(none)"] + names:
+        guess = upload.guess_label(info)
+        st.session_state[label_key] = guess if guess in names else "(none)"
+    choice = st.selectbox("label column", ["(none)"] + names, key=label_key,
+                          help="The column holding the class of each row, if there is one (guessed from its "
+                               "name and values; pick '(none)' for no classes).")
+    label = None if choice == "(none)" else choice
+    roles, shown = {}, [c for c in info.columns if c.name != label
+                        and (c.kind in TEXT_KINDS or getattr(c, "role", "feature") not in ("feature", "label"))]
+    if shown:
+        st.markdown("**Columns that are not numeric features**: choose what each is for.")
+        grid = st.columns(min(3, len(shown)))
+        for i, col in enumerate(shown):
+            role_key, default = f"yd_role_{fp}_{i}", _default_role(col)
+            if st.session_state.get(role_key) not in _role_options(col.kind):
+                st.session_state[role_key] = default
+            roles[col.name] = grid[i % len(grid)].selectbox(
+                f"{col.name} ({col.kind}, {col.n_unique:,} values)", _role_options(col.kind), key=role_key,
+                format_func=ROLE_LABELS.get, on_change=_pick_label, args=(role_key, label_key, col.name, default),
+                help="ignore: left out; encode: one column per category (one-hot); use as label: the class column.")
+    table = {"column": names, "kind": [c.kind for c in info.columns],
+             "role": [_shown_role(c, label, roles) for c in info.columns],
+             "missing": [c.n_missing for c in info.columns], "distinct": [c.n_unique for c in info.columns],
+             "examples": [", ".join(map(str, list(c.examples)[:3])) for c in info.columns]}
+    with st.expander(f"Columns ({len(names)}) and a preview of the first rows", expanded=not ui.presenting()):
+        st.dataframe(table, hide_index=True)
+        st.dataframe(info.preview, hide_index=True)
+    drop = st.checkbox("drop rows with missing values", value=False, key=f"yd_drop_{fp}")
+    return exp.Source("upload", file.name, file, label, drop, tuple(sorted(roles.items()))), list(info.notes)
+
+
+def _changed(old: exp.CheckParams, new: exp.CheckParams) -> str:
+    was, now = old.settings(), new.settings()
+    return ", ".join(f"{k} {was[k]} → {now[k]}" for k in now if was[k] != now[k])
+
+
+def _compute_check(name: str, params: exp.CheckParams, rows: int):
+    """Run check ``name`` (through the store) and remember it, with its time, for this session."""
+    start = time.perf_counter()
+    res = store.compute(exp.check_run(name), params)
+    st.session_state.setdefault("yd_runs", {})[name] = {"params": params, "rows": rows,
+                                                       "seconds": time.perf_counter() - start}
+    return res
+
+
+def show_check(name: str, res) -> None:
+    parts = plots.check_parts(name, res)
+    for i, fig in enumerate(parts["figures"]):
+        st.plotly_chart(fig, key=f"fig_{name}_{i}")
+    for table in parts["tables"]:
+        st.dataframe(table, hide_index=True)
+    for text in parts["text"]:
+        if name == "neighbours":
+            st.markdown(text)
+        else:
+            st.caption(text)
+
+
+def check_section(number: int, name: str, params: exp.CheckParams, rows: int, has_classes: bool):
+    """One check: its result for these settings if held; else run it (button), recompute it at once when
+    cheap, or show the last result labelled stale with a re-run button. Returns ``(params, result)`` shown."""
+    st.subheader(f"{number} · {exp.CHECKS[name][0]}")
+    if not exp.applicable(name, has_classes):
+        st.info(NEEDS_CLASSES[name])
+        return None
+    run, held = exp.check_run(name), store.get_store()
+    runs = st.session_state.setdefault("yd_runs", {})
+    last = runs.get(name)
+    with ui.guarded(WHAT[name]):
+        found, res = held.peek(run, params)
+        if found:
+            if last is None or last["params"] != params:
+                runs[name] = {"params": params, "rows": rows, "seconds": None}
+            show_check(name, res)
+            return params, res
+        before = last is not None and last["params"].source == params.source
+        if not before:
+            if st.button(RUN_LABELS[name], key=f"btn_{name}", help=CHECK_HELP[name]):
+                res = _compute_check(name, params, rows)
+                show_check(name, res)
+                return params, res
+            return None
+        previous = None if last["seconds"] is None else (last["rows"], last["params"].t, last["seconds"])
+        estimate = exp.estimate_seconds(name, rows, params.t, previous)
+        if estimate < AUTO_SECONDS or st.button(f"Re-run with the new settings (about {estimate:,.0f} s)",
+                                                key=f"rerun_{name}", type="primary", help=CHECK_HELP[name]):
+            res = _compute_check(name, params, rows)
+            show_check(name, res)
+            return params, res
+        old_found, old = held.peek(run, last["params"])
+        st.warning(f"Stale: this result was computed before the settings changed ({_changed(last['params'], params)})."
+                   + ("" if old_found else " It is no longer held; re-run the check."))
+        if old_found:
+            show_check(name, old)
+            return last["params"], old
+    return None
+
+
 ui.page_header(
     "Your data",
-    "Would Isolation Kernel beat a Gaussian kernel on *your* data, and why? Load a CSV file (with a header row) "
-    "or a LIBSVM/svmlight file, pick a bundled dataset, or point to a big Parquet/CSV file on this server, then "
-    "run the checks below: nearest-neighbour instability and hubness, a quick SVM comparison, t-SNE, and "
-    "clustering. Each runs on demand.",
+    "Would Isolation Kernel beat a Gaussian kernel on *your* data, and why? Load a CSV, Excel, Parquet or "
+    "LIBSVM/svmlight file, pick a bundled dataset, or point to a big Parquet/CSV file on this server, then run "
+    "the checks below: nearest-neighbour instability and hubness, a quick SVM comparison, t-SNE, and clustering. "
+    "Each runs on demand; once run, a check follows the settings (recomputed at once when quick, with a re-run "
+    "button when not), and the report at the end keeps every result.",
 )
 
 with st.sidebar:
@@ -87,6 +255,7 @@ with st.sidebar:
     seed = int(ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1))
 
 source = data = big_result = None
+file_notes: list[str] = []
 with ui.guarded("the data"):
     if source_kind == "bundled dataset":
         name = ui.control(st.selectbox, "dataset", "dataset", "wine", options=dataset_names(),
@@ -115,29 +284,12 @@ with ui.guarded("the data"):
                 show_big_result(big_result)
                 source = exp.Source("big", path, label=big.label)
     else:
-        st.file_uploader("CSV (header row) or LIBSVM/svmlight file", key="uploader", on_change=keep_upload,
-                         type=["csv", "txt", "tsv", "data", "svm", "libsvm", "svmlight"])
-        raw, filename = st.session_state.get("upload_bytes"), st.session_state.get("upload_name", "")
-        if raw is None:
-            st.info("Upload a file to start, or switch to a bundled dataset in the sidebar.")
-        else:
-            st.caption(f"File: {filename} ({len(raw) / 1024:,.1f} KB)")
-            columns = upload.read_columns(raw)
-            label = None
-            if columns:
-                guess = exp.guess_label(columns)
-                choice = st.selectbox("label column", ["(none)"] + columns,
-                                      index=(columns.index(guess) + 1) if guess else 0,
-                                      help="The column holding the class of each row, if there is one.")
-                label = None if choice == "(none)" else choice
-            drop = st.checkbox("drop rows with missing values", value=False)
-            source = exp.Source("upload", filename, raw, label, drop)
+        source, file_notes = upload_source()
     if source is not None:
         data = store.compute(exp.load_source, source, max_rows, seed, inline=source.kind != "big")
 
 if data is not None:
     params = exp.CheckParams(source, max_rows, scale, psi, t, seed)
-    st.session_state["_checks_key"] = hash(params)
     summary = upload.summary(data)
     cols = st.columns(4)
     cols[0].metric("rows", f"{summary['rows']:,}")
@@ -145,7 +297,8 @@ if data is not None:
     cols[2].metric("classes", summary["classes"] or "none")
     cols[3].metric("constant columns", len(summary["constant_columns"]))
     for note in summary["notes"]:
-        st.info(note)
+        if note not in file_notes:
+            st.info(note)
     if big_result is not None:
         st.caption(f"Plots show {len(data.X):,} of {big_result.n_rows:,} rows.")
     if summary["constant_columns"]:
@@ -155,29 +308,26 @@ if data is not None:
         st.caption("Class counts: " + ", ".join(f"{k}: {v}" for k, v in summary["class_counts"].items()))
     has_classes = data.y is not None and len(np.unique(data.y)) >= 2
 
-    st.subheader("1 · Nearest neighbours: instability and hubness")
-    if run_button("Run the neighbour check", "neighbours", "IK vs Gaussian: N_eps and k-occurrence skewness"):
-        with ui.guarded("the neighbour check"):
-            res = store.compute(exp.neighbour_check_run, params)
-            st.plotly_chart(plots.neighbour_figure(res), key="neighbours")
-            st.markdown(exp.neighbour_verdict(res))
+    shown = {}
+    for number, check in enumerate(CHECK_ORDER, start=1):
+        out = check_section(number, check, params, len(data.X), has_classes)
+        if out is not None:
+            shown[check] = out
 
-    st.subheader("2 · SVM: IK vs RBF vs linear")
-    if not has_classes:
-        st.info("The SVM comparison needs a label column with at least two classes.")
-    elif run_button("Run the SVM comparison", "svm", "Train/test split, accuracy and time per kernel"):
-        with ui.guarded("the SVM comparison"):
-            st.dataframe(plots.svm_table(store.compute(exp.svm_check_run, params)), hide_index=True)
+    st.subheader("5 · A report to keep")
+    title = source.title()
+    fingerprint = exp.data_fingerprint(source, data)
+    lines = [f"{len(data.X):,} rows, {data.X.shape[1]} features"
+             + (f", classes: {', '.join(map(str, data.classes))}" if data.y is not None else ", no label") + "."]
+    lines += list(summary["notes"])
 
-    st.subheader("3 · t-SNE: Gaussian vs IK affinities")
-    if run_button("Run t-SNE", "tsne", "Two t-SNE embeddings side by side, coloured by class"):
-        with ui.guarded("t-SNE"):
-            st.plotly_chart(plots.tsne_figure(store.compute(exp.tsne_check_run, params)), key="tsne")
+    def build_report() -> bytes:
+        return plots.report(title, shown, fingerprint=fingerprint, data_lines=lines).encode("utf-8")
 
-    st.subheader("4 · Clustering: spectral clustering with IK vs Gaussian")
-    if not has_classes:
-        st.info("The clustering comparison scores clusters against the classes, so it needs a label column "
-                "with at least two classes.")
-    elif run_button("Run the clustering comparison", "clustering", "Spectral clustering, AMI against the classes"):
-        with ui.guarded("the clustering comparison"):
-            st.dataframe(plots.clustering_table(store.compute(exp.clustering_check_run, params)), hide_index=True)
+    st.download_button("Download the report (HTML)", data=build_report, on_click="ignore",
+                       file_name=f"ikviz-report-{Path(str(source.name)).stem or 'data'}.html", mime="text/html",
+                       key="report", disabled=not shown,
+                       help="One standalone HTML file with every check shown above: figures, numbers, settings, "
+                            "the file's SHA-256 fingerprint and the ikviz version.")
+    st.caption(f"{len(shown)} of the checks above will be in the report." if shown else
+               "Run a check first: the report keeps every check run on this data.")

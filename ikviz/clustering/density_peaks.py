@@ -27,6 +27,7 @@ at the cost of one fit.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -105,6 +106,37 @@ def tie_keys(X: np.ndarray, seed: int) -> np.ndarray:
     for c0 in range(0, d, step):
         acc += _splitmix64(bits[:, c0:c0 + step] ^ salt[None, c0:c0 + step]).sum(axis=1, dtype=np.uint64)
     return _splitmix64(acc)
+
+
+#: when True, tie keys are all equal, so equal densities fall back on row position (see ties_by_row_index)
+_TIES_BY_ROW_INDEX = False
+
+
+@contextmanager
+def ties_by_row_index():
+    """Within this block, order equal densities by row position, the rule before :func:`tie_keys`; for comparisons.
+
+    With that rule the clustering depends on the order of the rows (and for
+    ``metric="ik"`` the kernel is fitted in the given row order). It exists to
+    measure that effect (:func:`ikviz.experiments.clustering.row_order_effect`);
+    it changes a module setting, so do not use it while other threads cluster.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.clustering import DensityPeaks
+    >>> from ikviz.clustering.density_peaks import ties_by_row_index
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])   # every density 0 at a small cutoff
+    >>> with ties_by_row_index():
+    ...     DensityPeaks(1, eps_fraction=0.1).fit(X).cluster_centers_indices_.tolist()
+    [0]
+    """
+    global _TIES_BY_ROW_INDEX
+    before, _TIES_BY_ROW_INDEX = _TIES_BY_ROW_INDEX, True
+    try:
+        yield
+    finally:
+        _TIES_BY_ROW_INDEX = before
 
 
 def _kernel_params(kernel_params, owner: str) -> dict:
@@ -342,13 +374,14 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
 
     Notes
     -----
-    The result does not depend on the order of the rows for the Euclidean and
-    adaptive metrics (ties are broken by the rows' values, see the module
-    notes); up to 16 features the distances are computed pair by pair, so
-    shuffling the rows shuffles the labels and nothing else. With more
+    The result does not depend on the order of the rows (ties are broken by
+    the rows' values, see the module notes); up to 16 features the distances
+    are computed pair by pair, so shuffling the rows shuffles the labels and
+    nothing else. With more
     features a matrix product is used, whose last-digit rounding may depend on
-    a row's position. ``metric="ik"`` samples the kernel's points by row
-    position, so a shuffle draws another kernel.
+    a row's position. ``metric="ik"`` fits the kernel on the rows sorted by
+    their tie keys, so a shuffle draws the same kernel and gives the same
+    partition too.
 
     Examples
     --------
@@ -471,10 +504,14 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
                              f"choose n_clusters <= {n}.")
         kernel = _isolation_kernel(self) if self.metric == "ik" else None
         seed = self._tie_seed()
+        keys = np.zeros(n, dtype=np.uint64) if _TIES_BY_ROW_INDEX else tie_keys(X, seed)
         Z, power = _unit_frame(X)
         if self.metric == "ik":
             kernel.set_params(psi=min(int(self.psi), n))
-            self.kernel_ = kernel.fit(X)
+            # The kernel samples its psi points by row position; fitted on the rows sorted by their keys it
+            # sees the same rows in the same order however X is shuffled, so the clustering does not depend
+            # on the row order (identical rows are interchangeable, so their position does not matter).
+            self.kernel_ = kernel.fit(X[np.lexsort((np.arange(n), keys))])
             source = _Distances(Z, "ik", index=kernel.index(X), block_bytes=self.block_bytes)
             power = 0
         elif self.metric == "adaptive":
@@ -491,7 +528,7 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
             raise ValueError("all rows of X are at distance 0 from each other (identical rows or constant "
                              "features); there is nothing to cluster.")
         eps = fractions * m
-        rho, delta, parent, order, rank = _decision_graph(source, eps, tie_keys(X, seed))
+        rho, delta, parent, order, rank = _decision_graph(source, eps, keys)
         labels = np.empty(rho.shape, dtype=np.int64)
         centres = np.empty((rho.shape[0], k), dtype=np.int64)
         for e in range(rho.shape[0]):

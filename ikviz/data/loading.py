@@ -38,8 +38,9 @@ def _w_gaussians(seed, n_per_cluster=500, w=1, **options):
     return w_gaussians(n_per_cluster, w=w, seed=seed, **options)
 
 
-def _density_ratio(seed, n=500, ratio=10.0, **options):
-    return density_ratio(n, ratio, seed=seed, **options)
+def _density_ratio(seed, n=500, ratio=10.0, shape="uniform", **options):
+    # shape: "uniform" squares (the default, as before) or "gaussian" classes (ikviz.data.density_ratio)
+    return density_ratio(n, ratio, seed=seed, shape=shape, **options)
 
 
 def _clusters(seed, d=10, n_per_cluster=1000, **options):
@@ -109,6 +110,8 @@ def load(name: str, *, scale: str | None = None, max_rows: int | None = None, se
     **options
         The generator's own parameters (``n``, ``d``, ``w``, ``ratio``,
         ``n_per_cluster``, ``counts``, ``sigma_b``...); real data sets take none.
+        ``density-ratio`` takes ``shape="uniform"`` (default) or ``"gaussian"``
+        (see :func:`ikviz.data.density_ratio`).
 
     Returns
     -------
@@ -122,6 +125,9 @@ def load(name: str, *, scale: str | None = None, max_rows: int | None = None, se
     >>> X, y = load("w_gaussians", n_per_cluster=50, w=10, seed=1)
     >>> X.shape, sorted(set(y.tolist()))
     ((100, 20), [0, 1])
+    >>> X, y = load("density-ratio", ratio=20.0, shape="gaussian", seed=0)
+    >>> X.shape, y.sum().item()
+    ((500, 2), 250)
     >>> X, y = load("iris", scale="minmax", max_rows=30, seed=0)
     >>> X.shape, float(X.min()), float(X.max())
     ((30, 4), 0.0, 1.0)

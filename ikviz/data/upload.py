@@ -1,22 +1,37 @@
-"""Reading a user's own data: CSV (header row) or LIBSVM/svmlight text, with messages a user can act on.
+"""Reading a user's own data as people write it: CSV (any of , ; tab | as separator, decimal commas,
+thousands separators, UTF-8/UTF-16/Windows-1252), LIBSVM/svmlight text, Excel ``.xlsx`` and Parquet.
 
-Every problem raises ``ValueError`` with a message that says what was wrong
-and what to do; the app shows the same messages.
+:func:`inspect_file` says what a file holds (format, separators, each column's kind and suggested
+role, a preview); :func:`read_table` turns it into a :class:`UserData` for the comparisons, with a
+role per column (feature, label, encode as one-hot, or ignore). Every problem raises ``ValueError``
+with a message that names the column or line and says what to do; the app shows the same messages.
+The user's bytes are only read, never changed.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import math
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
+
+from . import _parse
 
 MAX_BYTES = 50 * 1024**2     # larger files are refused
 MAX_CLASSES = 100            # more distinct labels than this is not a class column
-_LIBSVM_LINE = re.compile(r"^\s*[+-]?[\w.]+(\s+\d+:[^\s:]+)+\s*$")
+MAX_CATEGORIES = 20          # a text column with more categories is not one-hot encoded
+PREVIEW_ROWS = 20
+KINDS = ("numeric", "integer", "text", "date", "id", "empty", "constant")
+ROLES = ("feature", "label", "ignore", "encode")
+LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "species", "cultivar", "category", "outcome")
+_ID_NAME = re.compile(r"^(id|ids|uuid|guid|key|index|idx|row|rowid|row_id|record|name|unnamed.*)$|[_\s.-]id$|^id[_\s.-]",
+                      re.IGNORECASE)
+_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?"
+                   r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
+                   r"|\d{1,2}[ -][A-Za-z]{3,9}[ -]\d{2,4}|[A-Za-z]{3,9} \d{1,2},? \d{4}"
+                   r"|\d{1,2}:\d{2}(:\d{2})?")
 
 
 @dataclass
@@ -31,10 +46,16 @@ class UserData:
         Class codes 0..k-1 (``classes[code]`` is the original label), or
         ``None`` without a label column.
     feature_names : list of str
+        One per column of ``X`` (an encoded column ``c`` gives ``c=value`` columns).
     label_name : str or None
     classes : list of str
+        The original label names, in code order.
     notes : list of str
-        What was done to the data (rows dropped, subsampled).
+        What was done to the data (rows dropped, columns ignored, subsampled).
+    fingerprint : str
+        SHA-256 of the file's bytes, first 16 hex characters ("" when not read from a file).
+    source : str or None
+        The file's name, when known.
 
     Examples
     --------
@@ -50,67 +71,290 @@ class UserData:
     label_name: str | None = None
     classes: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)   # what was done to the data (rows dropped, subsampled)
+    fingerprint: str = ""
+    source: str | None = None
 
 
-def _text(raw: bytes | str, max_bytes: int | None) -> str:
-    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-    if isinstance(raw, str):
-        raw = raw.encode("utf-8")
-    if len(raw) > max_bytes:
-        raise ValueError(f"The file is {len(raw) / 1024**2:.1f} MB, over the {max_bytes / 1024**2:.0f} MB limit. "
-                         "Subsample it (or keep fewer columns) and upload it again.")
-    if not raw.strip():
-        raise ValueError("The file is empty. Upload a CSV file with a header row, or a LIBSVM file.")
-    if b"\x00" in raw[:4096]:
-        raise ValueError("This is not a text file (it contains binary data). Upload a CSV file with a header row, "
-                         "or a LIBSVM/svmlight text file.")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+@dataclass
+class ColumnInfo:
+    """One column of a file as :func:`inspect_file` sees it.
+
+    Attributes
+    ----------
+    name : str
+    kind : str
+        One of ``KINDS``: "numeric", "integer", "text", "date", "id", "empty" (all missing) or "constant".
+    n_missing, n_unique : int
+    examples : list of str
+        Up to 3 distinct values, as written.
+    role : str
+        The suggested role, one of ``ROLES``: "feature" (numbers), "label" (the label guess),
+        "encode" (text with few categories, one-hot) or "ignore" (dates, IDs, empty columns,
+        text with many categories).
+    """
+
+    name: str
+    kind: str
+    n_missing: int
+    n_unique: int
+    examples: list[str]
+    role: str
 
 
+@dataclass
+class FileInfo:
+    """What a file holds, for choosing the columns' roles before reading it.
+
+    Attributes
+    ----------
+    format : str
+        "csv", "libsvm", "xlsx" or "parquet".
+    delimiter : str or None
+        The CSV separator.
+    decimal : str
+        "." or ",".
+    thousands : str or None
+        The thousands separator, if one was detected ("," "." " ").
+    encoding : str or None
+        The text encoding (text formats).
+    n_rows : int
+        Data rows.
+    columns : list of ColumnInfo
+    label_guess : str or None
+        See :func:`guess_label`.
+    notes : list of str
+        What was detected, e.g. "Decimal commas detected in 13 column(s): ...".
+    preview : pandas.DataFrame
+        The first 20 parsed rows.
+    fingerprint : str
+    source : str or None
+    """
+
+    format: str
+    delimiter: str | None
+    decimal: str
+    thousands: str | None
+    encoding: str | None
+    n_rows: int
+    columns: list[ColumnInfo]
+    label_guess: str | None
+    notes: list[str]
+    preview: pd.DataFrame
+    fingerprint: str = ""
+    source: str | None = None
+
+    def column(self, name: str) -> ColumnInfo:
+        """The :class:`ColumnInfo` called ``name``."""
+        for col in self.columns:
+            if col.name == name:
+                return col
+        raise ValueError(f"There is no column {name!r}; the columns are: {', '.join(c.name for c in self.columns)}.")
+
+
+# ------------------------------------------------------------------ columns
+def _examples(values: pd.Series) -> list[str]:
+    out = []
+    for v in values.dropna().unique()[:3]:
+        out.append(f"{v:g}" if isinstance(v, (float, np.floating)) else str(v))
+    return out
+
+
+def _is_dates(strings: pd.Series) -> bool:
+    sample = strings.drop_duplicates().head(500)
+    return len(sample) > 0 and sample.map(lambda s: _DATE.fullmatch(s.strip()) is not None).mean() >= 0.95
+
+
+def _describe(name: str, s: pd.Series) -> tuple[str, int, int, list[str]]:
+    """kind, n_missing, n_unique, examples of one parsed column."""
+    n = len(s)
+    n_missing = int(s.isna().sum())
+    present = s.dropna()
+    if present.empty:
+        return "empty", n_missing, 0, []
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return "date", n_missing, int(present.nunique()), [str(v) for v in present.unique()[:3]]
+    if pd.api.types.is_numeric_dtype(s):
+        v = present.to_numpy(dtype=float)
+        n_unique = int(pd.Series(v).nunique())
+        if n_unique == 1:
+            return "constant", n_missing, 1, _examples(present)
+        integral = bool(np.all(np.isfinite(v)) and np.all(v == np.round(v)))
+        if integral and n_unique == n and n >= 3:
+            steps = np.diff(v)
+            if _ID_NAME.search(name) or (np.all(steps == 1) and v[0] in (0, 1) and name.lower() in ("", "x1")):
+                return "id", n_missing, n_unique, _examples(present)
+        return ("integer" if integral else "numeric"), n_missing, n_unique, _examples(present)
+    strings = present.astype(str).str.strip()
+    n_unique = int(strings.nunique())
+    if _is_dates(strings):
+        return "date", n_missing, n_unique, _examples(strings)
+    if n_unique == 1:
+        return "constant", n_missing, 1, _examples(strings)
+    if n_unique == len(strings) and (_ID_NAME.search(name) or len(strings) >= 10):
+        return "id", n_missing, n_unique, _examples(strings)
+    return "text", n_missing, n_unique, _examples(strings)
+
+
+def _default_role(kind: str, n_unique: int, max_categories: int, numeric: bool = False) -> str:
+    """The suggested role of a column that is not the label (a numeric constant stays a feature, flagged)."""
+    if kind in ("numeric", "integer") or (kind == "constant" and numeric):
+        return "feature"
+    if kind == "text":
+        return "encode" if n_unique <= max_categories else "ignore"
+    return "ignore"   # date, id, empty, text constant
+
+
+def guess_label(info: FileInfo) -> str | None:
+    r"""The likely label column of ``info``, or None.
+
+    A column named like label/class/target/y/species/cultivar (case-insensitive)
+    with 2 to 100 distinct values; else a low-cardinality text or integer column
+    at either end (the last one first).
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import guess_label, inspect_file
+    >>> rows = "".join(f"{i},{i % 3},{'ab'[i % 2]}\n" for i in range(12))
+    >>> guess_label(inspect_file("x,cultivar,z\n" + rows))
+    'cultivar'
+    >>> guess_label(inspect_file("x,z,kind\n" + rows))
+    'kind'
+    >>> guess_label(inspect_file("x,z\n1.5,2.5\n3.5,4.5\n")) is None
+    True
+    """
+    cols = info.columns
+    for col in cols:
+        if col.name.strip().lower() in LABEL_NAMES and col.kind in ("text", "integer", "numeric") \
+                and 2 <= col.n_unique <= MAX_CLASSES:
+            return col.name
+    n = max(info.n_rows, 1)
+    for col in ([cols[-1], cols[0]] if len(cols) > 1 else cols):
+        if col.kind == "text" and 2 <= col.n_unique <= min(MAX_CLASSES, max(2, n // 2)):
+            return col.name
+        if col.kind == "integer" and 2 <= col.n_unique <= min(20, max(2, n // 2)):
+            return col.name
+    return None
+
+
+def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int = MAX_CATEGORIES) -> FileInfo:
+    notes = ([parsed.summary] if parsed.summary else []) + list(parsed.notes)
+    if parsed.format == "libsvm":
+        X, y = parsed.X, parsed.y
+        label_col = pd.Series(y)
+        kind, n_miss, n_uni, ex = _describe("label", label_col)
+        columns = [ColumnInfo("label", kind, n_miss, n_uni, ex, "label")]
+        nnz = np.diff(X.tocsc().indptr)
+        for j, name in enumerate(parsed.feature_names):
+            columns.append(ColumnInfo(name, "numeric" if nnz[j] else "constant", 0, -1, [], "feature"))
+        head = X[:PREVIEW_ROWS]
+        shown = parsed.feature_names[:100]
+        preview = pd.DataFrame(head[:, :len(shown)].toarray(), columns=shown)
+        preview.insert(0, "label", y[:PREVIEW_ROWS])
+        if len(parsed.feature_names) > len(shown):
+            notes.append(f"The preview shows the first {len(shown)} of {len(parsed.feature_names):,} features.")
+        notes.insert(0, f"LIBSVM/svmlight: {X.shape[0]:,} rows, {X.shape[1]:,} features, {X.nnz:,} non-zero values.")
+        info = FileInfo("libsvm", None, ".", None, parsed.encoding, X.shape[0], columns, "label", notes, preview,
+                        parsed.fingerprint, filename)
+        return info
+    key = ("info", max_categories)
+    if key in parsed.cache:
+        info = parsed.cache[key]
+        return dataclasses.replace(info, columns=[dataclasses.replace(c) for c in info.columns],
+                                   notes=list(info.notes), preview=info.preview.copy(), source=filename)
+    frame = parsed.frame
+    columns = []
+    for name in frame.columns:
+        kind, n_miss, n_uni, ex = _describe(str(name), frame[name])
+        numeric = pd.api.types.is_numeric_dtype(frame[name])
+        columns.append(ColumnInfo(str(name), kind, n_miss, n_uni, ex,
+                                  _default_role(kind, n_uni, max_categories, numeric)))
+    info = FileInfo(parsed.format, parsed.delimiter, parsed.decimal, parsed.thousands, parsed.encoding, len(frame),
+                    columns, None, notes, frame.head(PREVIEW_ROWS).copy(), parsed.fingerprint, filename)
+    info.label_guess = guess_label(info)
+    if info.label_guess is not None:
+        info.column(info.label_guess).role = "label"
+    for kind, what in (("date", "Date columns (ignored by default)"), ("id", "ID columns (ignored by default)"),
+                       ("empty", "Empty columns, all values missing (ignored)")):
+        names = [c.name for c in columns if c.kind == kind]
+        if names:
+            notes.append(f"{what}: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''}.")
+    many = [c.name for c in columns if c.kind == "text" and c.role == "ignore"]
+    if many:
+        notes.append(f"Text columns with more than {max_categories} categories (ignored by default): "
+                     f"{', '.join(many[:8])}{', ...' if len(many) > 8 else ''}.")
+    parsed.cache[key] = info
+    return _file_info(parsed, filename, max_categories)
+
+
+def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: int | None = MAX_BYTES) -> FileInfo:
+    r"""What the file ``raw`` holds: format, separators, each column's kind and suggested role, a preview.
+
+    Parameters
+    ----------
+    raw : bytes or str
+        The file's content (never changed).
+    filename : str, optional
+        Its name; the extension helps tell Excel and Parquet files apart.
+    max_bytes : int or None
+        Larger files are refused (None: no limit).
+
+    Returns
+    -------
+    FileInfo
+
+    Raises
+    ------
+    ValueError
+        With a message naming the column or line and saying what to do.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import inspect_file
+    >>> info = inspect_file(b"id;length;width;cultivar\na1;1,5;2,25;barolo\na2;1,7;2,5;grignolino\n"
+    ...                     b"a3;1,2;2,0;barolo\n")
+    >>> info.format, info.delimiter, info.decimal, info.label_guess
+    ('csv', ';', ',', 'cultivar')
+    >>> [(c.name, c.kind, c.role) for c in info.columns]  # doctest: +NORMALIZE_WHITESPACE
+    [('id', 'id', 'ignore'), ('length', 'numeric', 'feature'), ('width', 'numeric', 'feature'),
+     ('cultivar', 'text', 'label')]
+    >>> info.notes[1]
+    'Decimal commas detected in 2 column(s): length, width.'
+    """
+    parsed = _parse.parse(raw, filename, max_bytes)
+    return _file_info(parsed, filename)
+
+
+# ------------------------------------------------------------------ reading
 def is_libsvm(text: str) -> bool:
-    r"""Whether the first data lines look like LIBSVM/svmlight (``label index:value ...``).
+    r"""Whether the first data lines look like LIBSVM/svmlight (``label [qid:q] index:value ... [# comment]``).
 
     Examples
     --------
     >>> from ikviz.data.upload import is_libsvm
-    >>> is_libsvm("+1 1:0.5 3:2\n-1 2:1\n"), is_libsvm("a,b\n1,2\n")
-    (True, False)
+    >>> is_libsvm("+1 1:0.5 3:2\n-1 2:1\n"), is_libsvm("a,b\n1,2\n"), is_libsvm("# c\n1 qid:3 1:2 # x\n")
+    (True, False, True)
     """
-    lines = [ln for ln in text.splitlines()[:20] if ln.strip() and not ln.startswith("#")]
-    return bool(lines) and all(_LIBSVM_LINE.match(ln) for ln in lines)
+    return _parse.is_libsvm(text)
 
 
-def _encode_labels(values: list[str], name: str) -> tuple[np.ndarray, list[str]]:
-    keys = np.asarray(values, dtype=object)
-    try:
-        numeric = keys.astype(float)
-        classes, codes = np.unique(numeric, return_inverse=True)
+def _encode_labels(values, name: str) -> tuple[np.ndarray, list[str]]:
+    """Codes 0..k-1 and class names (numbers written as ``%g``; text kept as written)."""
+    values = np.asarray(values)
+    if values.dtype.kind in "fiub":
+        classes, codes = np.unique(values.astype(float), return_inverse=True)
         names = [f"{c:g}" for c in classes]
-    except ValueError:
-        classes, codes = np.unique(keys.astype(str), return_inverse=True)
-        names = [str(c) for c in classes]
+    else:
+        cat = pd.Categorical(values.astype(str))
+        names = [str(c) for c in cat.categories]
+        codes = cat.codes
     if len(names) > MAX_CLASSES:
         raise ValueError(f"The label column {name!r} has {len(names)} distinct values, too many for a class label "
                          f"(the limit is {MAX_CLASSES}). Pick another label column, or none.")
     return codes.astype(np.int64), names
 
 
-def _read_libsvm(text: str) -> UserData:
-    from sklearn.datasets import load_svmlight_file
-
-    try:
-        X, y = load_svmlight_file(io.BytesIO(text.encode()), dtype=np.float64)
-    except ValueError as exc:
-        raise ValueError(f"This looks like a LIBSVM file but could not be read: {exc}.") from None
-    codes, names = _encode_labels([f"{v:g}" for v in y], "label")
-    return UserData(X.toarray(), codes, [f"f{j + 1}" for j in range(X.shape[1])], "label", names)
-
-
-def read_columns(raw: bytes | str, max_bytes: int | None = None) -> list[str]:
-    r"""The column names of a CSV file (for choosing the label column); ``[]`` for LIBSVM files.
+def read_columns(raw: bytes | str, max_bytes: int | None = MAX_BYTES, filename: str | None = None) -> list[str]:
+    r"""The column names of a table file (for choosing the label column); ``[]`` for LIBSVM files.
 
     Examples
     --------
@@ -118,47 +362,112 @@ def read_columns(raw: bytes | str, max_bytes: int | None = None) -> list[str]:
     >>> read_columns(b"height;weight;species\n1;2;a\n")
     ['height', 'weight', 'species']
     """
-    text = _text(raw, max_bytes)
-    if is_libsvm(text):
-        return []
-    header, _ = _csv_rows(text)
-    return header
+    parsed = _parse.parse(raw, filename, max_bytes)
+    return [] if parsed.frame is None else [str(c) for c in parsed.frame.columns]
 
 
-def _csv_rows(text: str) -> tuple[list[str], list[list[str]]]:
-    sample = text[:20000]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    rows = [r for r in csv.reader(io.StringIO(text), dialect) if any(cell.strip() for cell in r)]
-    header = [h.strip() for h in rows[0]]
-    if len(header) < 2 and len(rows) > 1:
-        raise ValueError("The file has a single column. A CSV file needs a header row and comma-, semicolon- or "
-                         "tab-separated columns.")
-    body = rows[1:]
-    bad = [i + 2 for i, r in enumerate(body) if len(r) != len(header)]
-    if bad:
-        shown = ", ".join(map(str, bad[:5])) + (", ..." if len(bad) > 5 else "")
-        raise ValueError(f"{len(bad)} line(s) do not have the {len(header)} columns of the header (lines {shown}). "
-                         "Is this really a CSV file with a header row?")
-    return header, body
+def _resolve_roles(info: FileInfo, label: str | None, roles: dict[str, str] | None,
+                   max_categories: int) -> tuple[dict[str, str], str | None, list[str]]:
+    names = [c.name for c in info.columns]
+    notes = []
+    roles = dict(roles or {})
+    for name, role in roles.items():
+        if name not in names:
+            raise ValueError(f"There is no column {name!r} to give a role; the columns are: {', '.join(names)}.")
+        if role not in ROLES:
+            raise ValueError(f"The role of column {name!r} must be one of {', '.join(ROLES)}; got {role!r}.")
+    if label is not None and label not in names:
+        raise ValueError(f"There is no column {label!r}; the columns are: {', '.join(names)}.")
+    if label is None:
+        chosen = [n for n, r in roles.items() if r == "label"]
+        if len(chosen) > 1:
+            raise ValueError(f"Only one column can be the label; {', '.join(map(repr, chosen))} are all marked as "
+                             "label. Keep one, and mark the others feature, encode or ignore.")
+        label = chosen[0] if chosen else None
+    out = {}
+    for col in info.columns:
+        role = roles.get(col.name)
+        if col.name == label:
+            role = "label"
+        elif role is None or role == "label":
+            fallback = col.role if col.role != "label" else _default_role(col.kind, col.n_unique, max_categories)
+            if role == "label":
+                notes.append(f"Column {col.name!r} was marked as label, but {label!r} is the label: "
+                             f"{col.name!r} is treated as {fallback}.")
+            role = fallback
+        out[col.name] = role
+    return out, label, notes
 
 
-def _to_float(cell: str) -> float:
-    cell = cell.strip()
-    if cell in ("", "?", "NA", "NaN", "nan", "null", "None"):
-        return math.nan
-    return float(cell)
+def _encode(name: str, s: pd.Series, max_categories: int) -> tuple[list[np.ndarray], list[str]]:
+    present = s.dropna()
+    strings = present.map(lambda v: f"{v:g}" if isinstance(v, (float, np.floating)) else str(v).strip())
+    cats = sorted(strings.unique())
+    if len(cats) > max_categories:
+        raise ValueError(f"Column {name!r} has {len(cats)} categories, more than the {max_categories} that are "
+                         "one-hot encoded. Ignore it, or group its values into fewer categories.")
+    full = pd.Series(np.nan, index=s.index, dtype=object)
+    full[present.index] = strings
+    miss = full.isna().to_numpy()
+    cols = []
+    for cat in cats:
+        col = (full == cat).to_numpy(dtype=float)
+        col[miss] = np.nan
+        cols.append(col)
+    return cols, [f"{name}={cat}" for cat in cats]
 
 
-def read_table(raw: bytes | str, label: str | None = None, missing: str = "error",
-               max_bytes: int | None = None) -> UserData:
-    r"""Read a CSV (header row) or LIBSVM file into a :class:`UserData`.
+def _feature_error(col: ColumnInfo, info: FileInfo) -> ValueError:
+    ex = ", ".join(repr(e) for e in col.examples)
+    if col.kind == "text":
+        hint = ""
+        if any(re.fullmatch(r"[+-]?[\d.,\s]+", e) for e in col.examples):
+            hint = (f" The numbers look written with separators this file does not use elsewhere (decimal "
+                    f"{info.decimal!r}); write them all the same way, e.g. 1.5 or 1,5 throughout.")
+        return ValueError(f"Column {col.name!r} is not numeric (e.g. {ex}).{hint} Encode it (one-hot), use it as "
+                          "the label, ignore it, or fix the values that are not numbers.")
+    if col.kind == "date":
+        return ValueError(f"Column {col.name!r} holds dates (e.g. {ex}), not features. Ignore it, or convert the "
+                          "dates to numbers (e.g. days since a start) in the file.")
+    if col.kind == "empty":
+        return ValueError(f"Column {col.name!r} is empty (all values missing). Ignore it.")
+    return ValueError(f"Column {col.name!r} ({col.kind}, e.g. {ex}) cannot be a feature. Ignore it or encode it.")
 
-    ``label`` names the CSV column holding the class (``None`` for none; LIBSVM
-    files always have one). ``missing="drop"`` drops rows with missing values
-    (empty, ``?``, ``NA``); ``"error"`` refuses them with a message.
+
+def read_table(raw: bytes | str, label: str | None = None, missing: str = "error", *, filename: str | None = None,
+               roles: dict[str, str] | None = None, max_bytes: int | None = MAX_BYTES,
+               max_categories: int = MAX_CATEGORIES) -> UserData:
+    r"""Read a CSV, LIBSVM, Excel .xlsx or Parquet file into a :class:`UserData`.
+
+    Parameters
+    ----------
+    raw : bytes or str
+        The file's content (never changed).
+    label : str or None
+        The column holding the class. It wins over ``roles``; without it, the
+        column ``roles`` marks "label" (at most one) is the label, else there is
+        none. LIBSVM files always have one.
+    missing : {"error", "drop"}
+        Refuse rows with missing values (empty, ``?``, ``NA``) with a message, or drop them with a note.
+    filename : str, optional
+        The file's name (kept as ``source``; its extension helps tell formats apart).
+    roles : dict of str to str, optional
+        Column -> "feature", "ignore", "encode" (one-hot) or "label". Columns
+        left out get :func:`inspect_file`'s suggestions, except that a suggested
+        "label" only becomes the label when asked for (by ``label`` or ``roles``).
+    max_bytes : int or None
+        Larger files are refused (None: no limit).
+    max_categories : int
+        An encoded column with more categories is refused with a message.
+
+    Returns
+    -------
+    UserData
+
+    Raises
+    ------
+    ValueError
+        With a message naming the column or line and saying what to do.
 
     Examples
     --------
@@ -169,57 +478,97 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
     >>> read_table("x,y\n1,2\n3,?\n")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: 1 row(s) have missing values (file lines 3). Remove or impute them, or choose to drop rows...
+    ValueError: 1 row(s) have missing values (file lines 3) in column(s) y. Remove or impute them, or choose...
+
+    A semicolon file with decimal commas, an ID column and a text label:
+
+    >>> raw = b"id;alcohol;colour;cultivar\nw1;13,2;red;barolo\nw2;12,4;white;grignolino\nw3;13,8;red;barbera\n"
+    >>> data = read_table(raw, label="cultivar", filename="wine.csv")
+    >>> data.feature_names, data.X.tolist()[0], data.classes
+    (['alcohol', 'colour=red', 'colour=white'], [13.2, 1.0, 0.0], ['barbera', 'barolo', 'grignolino'])
+    >>> read_table(raw, label="cultivar", roles={"colour": "ignore"}).feature_names
+    ['alcohol']
     """
     if missing not in ("error", "drop"):
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
-    text = _text(raw, max_bytes)
-    if is_libsvm(text):
-        data = _read_libsvm(text)
+    parsed = _parse.parse(raw, filename, max_bytes, missing)
+    if parsed.format == "libsvm":
+        data = _read_libsvm(parsed, label, filename)
     else:
-        header, body = _csv_rows(text)
-        if not body:
-            raise ValueError("The file has a header row but no data rows.")
-        if label is not None and label not in header:
-            raise ValueError(f"There is no column {label!r}; the columns are: {', '.join(header)}.")
-        features = [h for h in header if h != label]
-        columns = {h: [r[i] for r in body] for i, h in enumerate(header)}
-        values, non_numeric = {}, []
-        for name in features:
-            try:
-                values[name] = np.array([_to_float(c) for c in columns[name]])
-            except ValueError:
-                non_numeric.append(name)
-        if non_numeric:
-            shown = ", ".join(repr(n) for n in non_numeric[:5]) + (", ..." if len(non_numeric) > 5 else "")
-            raise ValueError(f"{len(non_numeric)} column(s) are not numeric: {shown}. Remove or encode them as "
-                             "numbers, or pick such a column as the label.")
-        if not features:
-            raise ValueError("There is no feature column left besides the label.")
-        X = np.column_stack([values[n] for n in features])
-        y, classes = (None, [])
-        notes = []
-        if label is not None:
-            label_cells = [c.strip() for c in columns[label]]
-            missing_label = np.array([c in ("", "?", "NA") for c in label_cells])
-            X = np.column_stack([X, np.where(missing_label, np.nan, 0.0)])
-            y_cells = label_cells
-        rows_missing = ~np.isfinite(X).all(axis=1)
-        if rows_missing.any():
-            where = ", ".join(str(i + 2) for i in np.flatnonzero(rows_missing)[:5])
-            if missing == "error":
-                raise ValueError(f"{rows_missing.sum()} row(s) have missing values (file lines {where}"
-                                 f"{', ...' if rows_missing.sum() > 5 else ''}). Remove or impute them, or choose "
-                                 "to drop rows with missing values.")
-            notes.append(f"Dropped {rows_missing.sum()} row(s) with missing values.")
-        keep = ~rows_missing
-        if label is not None:
-            X = X[:, :-1]
-            y, classes = _encode_labels([c for c, k in zip(y_cells, keep) if k], label)
-        data = UserData(X[keep], y, features, label, classes, notes)
+        data = _read_frame(parsed, _file_info(parsed, filename, max_categories), label, missing, roles,
+                           max_categories, filename)
     if len(data.X) < 2:
         raise ValueError(f"The data have {len(data.X)} usable row(s); the comparisons need at least 2.")
+    if data.y is not None and len(data.classes) == 1:
+        data.notes.append(f"The label column {data.label_name!r} has a single class ({data.classes[0]!r}): the "
+                          "checks that compare classes need at least two. Pick another label column, or none.")
     return data
+
+
+def _read_libsvm(parsed: _parse.Parsed, label: str | None, filename: str | None) -> UserData:
+    if label not in (None, "label"):
+        raise ValueError(f"A LIBSVM file has no named columns: its label is the first value of each line "
+                         f"(asked for {label!r}). Leave the label column as 'label'.")
+    X = parsed.X
+    codes, names = _encode_labels(parsed.y, "label")
+    return UserData(X.toarray(), codes, list(parsed.feature_names), "label", names, list(parsed.notes),
+                    parsed.fingerprint, filename)
+
+
+def _read_frame(parsed: _parse.Parsed, info: FileInfo, label: str | None, missing: str,
+                roles: dict[str, str] | None, max_categories: int, filename: str | None) -> UserData:
+    frame = parsed.frame
+    role_of, label, notes = _resolve_roles(info, label, roles, max_categories)
+    columns, names = [], []
+    for col in info.columns:
+        role, s = role_of[col.name], frame[col.name]
+        if role == "feature":
+            if not pd.api.types.is_numeric_dtype(s) or col.kind == "empty":
+                raise _feature_error(col, info)
+            columns.append(s.to_numpy(dtype=float))
+            names.append(col.name)
+        elif role == "encode":
+            if col.kind == "empty":
+                raise _feature_error(col, info)
+            cols, cat_names = _encode(col.name, s, max_categories)
+            columns += cols
+            names += cat_names
+    ignored = [c.name for c in info.columns if role_of[c.name] == "ignore"]
+    if not columns:
+        why = "; ".join(f"{c.name!r} is {'an ID' if c.kind == 'id' else c.kind}" for c in info.columns
+                        if role_of[c.name] == "ignore")
+        raise ValueError("There is no feature column left" + (" besides the label" if label else "")
+                         + (f" ({why}, ignored)" if why else "") + ". Mark a numeric column as feature, or "
+                         "encode a text column; the comparisons need at least one feature.")
+    n = len(frame)
+    if n * len(columns) * 8 > _parse.MAX_DENSE_BYTES:
+        raise ValueError(f"The features ({n:,} rows x {len(columns):,} columns) would take "
+                         f"{_parse._mb(n * len(columns) * 8)}, over the {_parse._mb(_parse.MAX_DENSE_BYTES)} the "
+                         "checks work with. Encode fewer columns or upload fewer rows.")
+    X = np.column_stack(columns)
+    rows_missing = ~np.isfinite(X).all(axis=1)
+    if label is not None:
+        rows_missing |= frame[label].isna().to_numpy()
+    if ignored:
+        notes.append(f"Ignored column(s): {', '.join(ignored[:10])}{', ...' if len(ignored) > 10 else ''}.")
+    if rows_missing.any():
+        first = parsed.first_line
+        kind = "file lines" if parsed.format == "csv" else "rows"
+        where = ", ".join(str(i + first) for i in np.flatnonzero(rows_missing)[:5])
+        if missing == "error":
+            by_col = [nm for nm, c in zip(names, columns) if not np.isfinite(c).all()]
+            cols = f" in column(s) {', '.join(by_col[:5])}" if by_col and len(by_col) <= 5 else ""
+            raise ValueError(f"{rows_missing.sum()} row(s) have missing values ({kind} {where}"
+                             f"{', ...' if rows_missing.sum() > 5 else ''}){cols}. Remove or impute them, or "
+                             "choose to drop rows with missing values.")
+        notes.append(f"Dropped {rows_missing.sum()} row(s) with missing values.")
+    keep = ~rows_missing
+    y, classes = None, []
+    if label is not None:
+        cells = frame[label][keep]
+        y, classes = _encode_labels(cells.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(cells)
+                                    else cells.astype(str).str.strip().to_numpy(dtype=object), label)
+    return UserData(X[keep], y, names, label, classes, list(parsed.notes) + notes, parsed.fingerprint, filename)
 
 
 def constant_columns(X: np.ndarray) -> list[int]:

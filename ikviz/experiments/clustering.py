@@ -279,18 +279,22 @@ class Sweep:
 
 
 def sweep(data: Data, algorithm: str, measure: str, *, k: int = 0, t: int = 200, trials: int = 1, seed: int = 0,
-          memo: Memo | None = None, progress: Progress | None = None) -> Sweep:
+          max_psi: int | None = None, memo: Memo | None = None, progress: Progress | None = None) -> Sweep:
     """Evaluate every value of ``measure``'s grid (density peaks: each at its best cutoff).
 
     Each grid point is a block of ``memo`` (a sweep reuses every point already
-    computed); ``progress(fraction, text)`` is called before each.
+    computed); ``progress(fraction, text)`` is called before each. ψ is
+    clipped to the number of rows, and grid values of ψ above ``max_psi``
+    (if given) are left out.
     """
     memo, progress = resolve(memo, progress)
     check_measure(algorithm, measure)
     name, values = param_grid(measure)
     X, _ = memo(load)(data)
     if name == "ψ":
-        values = tuple(dict.fromkeys(min(v, X.shape[0]) for v in values))
+        values = tuple(dict.fromkeys(min(v, X.shape[0]) for v in values if max_psi is None or v <= max_psi))
+        if not values:
+            raise ValueError(f"max_psi={max_psi} leaves no ψ of the grid {PSI_GRID}.")
     evals = []
     for i, value in enumerate(values):
         progress(i / len(values), f"{name} = {value:g} ({i + 1} of {len(values)})" if name else "")
@@ -395,16 +399,72 @@ def summary(result: Result) -> list[dict]:
 
 # ------------------------------------------------------------------------- reproduction
 
+#: ting2021 Table 3, the w-Gaussians row (w = 5,000, 2,000 points, d = 10,000; Table 2 gives the size), and
+#: Fig. 2 (w = 1, 500 points per cluster): best AMI, quoted from the paper. Its IK is the Voronoi one (§3.2).
+PAPER_TABLE3 = {"w": 5000, "n": 2000,
+                "dp": {"distance": 0.01, "ag": 0.01, "ik": 0.68},
+                "sc": {"gk": 0.24, "ag": 0.25, "ik": 1.00}}
+PAPER_FIG2 = {"w": 1, "n_per_cluster": 500, "sc": {"ik": 0.91, "ag": 0.29}}
+#: Table 3's columns: short algorithm key -> (algorithm, {short measure key -> measure}); IK is the Voronoi variant
+TABLE3_COLUMNS = {"dp": ("density_peaks", {"distance": "distance", "ag": "ag", "ik": "ik_anne"}),
+                  "sc": ("spectral", {"gk": "gk", "ag": "ag", "ik": "ik_anne"})}
+
+
+def psi_limit(t: int, d: int, budget: int | None = None) -> int:
+    """The largest ψ of the Table 7 grid whose ``t`` x ψ sampled points of ``d`` features fit ``budget`` bytes.
+
+    :class:`~ikviz.IsolationKernel` refuses a kernel whose t·ψ sampled points
+    would be a dense matrix over its ``dense_budget`` (2 GiB by default); at
+    w = 5,000 (d = 10,000) and t = 200 that leaves ψ ≤ 128 of the grid's 1024.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.clustering import psi_limit
+    >>> psi_limit(200, 10_000), psi_limit(200, 2)
+    (128, 1024)
+    """
+    from .._validation import DEFAULT_DENSE_BUDGET
+
+    budget = DEFAULT_DENSE_BUDGET if budget is None else budget
+    fits = [v for v in PSI_GRID if t * v * d * 8 <= budget]
+    if not fits:
+        raise ValueError(f"no ψ of the grid {PSI_GRID} fits: t={t} x ψ x d={d} floats exceed {budget} bytes.")
+    return max(fits)
+
+
 @dataclass(frozen=True)
 class WGaussiansParams:
-    """``ikviz reproduce clustering-wgaussians``: best AMI of every algorithm and measure for each w."""
+    """``ikviz reproduce clustering-wgaussians``: best AMI of each algorithm and measure for each w.
 
-    ws: tuple[int, ...] = (1, 10, 100)
-    n_per_cluster: int = 500
+    The defaults are ting2021's protocol: w = 1 at 500 points per cluster
+    (Fig. 2) and w = 5,000 at 1,000 per cluster (Table 3; d = 10,000),
+    Table 7's grids, spectral clustering averaged over 10 trials (density
+    peaks: one trial, ``dp_trials``, as the paper runs it). ``n_per_cluster`` is
+    one number for every w or one per w. ``max_psi=None`` caps ψ where
+    :func:`psi_limit` says the kernel would exceed its memory budget.
+    ``algorithms`` and ``measures`` (``()``: all) restrict what is run.
+    """
+
+    ws: tuple[int, ...] = (1, 5000)
+    n_per_cluster: int | tuple[int, ...] = (500, 1000)
+    algorithms: tuple[str, ...] = ("spectral", "density_peaks")
+    measures: tuple[str, ...] = ("distance", "gk", "ag", "ik_anne", "ik_iforest")
+    max_psi: int | None = None
     sigma_b: float = 1.0
     t: int = 200
-    trials: int = 3
+    trials: int = 10
+    dp_trials: int = 1
     seed: int = 0
+
+    def sizes(self) -> dict[int, int]:
+        """Points per cluster for each w."""
+        n = self.n_per_cluster
+        if isinstance(n, (int, np.integer)):
+            return {w: int(n) for w in self.ws}
+        if len(n) != len(self.ws):
+            raise ValueError(f"n_per_cluster gives {len(n)} sizes for {len(self.ws)} values of w ({self.ws}); "
+                             f"give one size, or one per w.")
+        return {w: int(v) for w, v in zip(self.ws, n)}
 
 
 @dataclass
@@ -418,34 +478,108 @@ class WGaussiansResult:
     sweeps_w1: dict[str, dict[str, Sweep]]    # the full curves for the smallest w, for the figures
     X2_w1: np.ndarray
     y_w1: np.ndarray
+    psi_grid: dict[int, tuple[int, ...]] = field(default_factory=dict)   # the ψ values swept at each w
+    seconds: dict[str, dict[str, dict[int, float]]] = field(default_factory=dict)
+
+    def table3(self) -> dict[str, dict[str, dict[int, float]]]:
+        """Table 3's columns, ``table3()["dp"]["ik"][w]``: dp (distance, ag, ik) and sc (gk, ag, ik), IK = Voronoi."""
+        return {short: {col: dict(self.ami[a][m]) for col, m in cols.items() if m in self.ami.get(a, {})}
+                for short, (a, cols) in TABLE3_COLUMNS.items() if a in self.ami}
 
 
 def run_wgaussians(p: WGaussiansParams = WGaussiansParams(), *, memo: Memo | None = None,
                    progress: Progress | None = None) -> WGaussiansResult:
     """Sweep every algorithm x measure over the Table 7 grid on w-Gaussians for each w in ``p.ws``."""
+    import time
+
     memo, progress = resolve(memo, progress)
     if not p.ws:
         raise ValueError("ws must list at least one w.")
-    ami, nmi, best = ({a: {m: {} for m in MEASURES[a]} for a in ALGORITHMS} for _ in range(3))
-    sweeps_w1: dict[str, dict[str, Sweep]] = {a: {} for a in ALGORITHMS}
+    sizes = p.sizes()
+    for a in p.algorithms:
+        if a not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {a!r}; choose from {list(ALGORITHMS)}.")
+    unknown = sorted(set(p.measures) - {m for a in p.algorithms for m in MEASURES[a]})
+    if unknown:
+        raise ValueError(f"no algorithm of {list(p.algorithms)} has the measures {unknown}.")
+    chosen = {a: [m for m in MEASURES[a] if not p.measures or m in p.measures] for a in p.algorithms}
+    ami, nmi, best, seconds = ({a: {m: {} for m in chosen[a]} for a in p.algorithms} for _ in range(4))
+    sweeps_w1: dict[str, dict[str, Sweep]] = {a: {} for a in p.algorithms}
+    psi_grid = {}
     w_first = p.ws[0]
-    jobs = [(w, a, m) for w in p.ws for a in ALGORITHMS for m in MEASURES[a]]
+    jobs = [(w, a, m) for w in p.ws for a in p.algorithms for m in chosen[a]]
     for w in p.ws:
-        data = Data("w-gaussians", w=w, n_per_cluster=p.n_per_cluster, sigma_b=p.sigma_b, seed=p.seed)
-        for a in ALGORITHMS:
-            for m in MEASURES[a]:
+        data = Data("w-gaussians", w=w, n_per_cluster=sizes[w], sigma_b=p.sigma_b, seed=p.seed)
+        cap = psi_limit(p.t, 2 * w) if p.max_psi is None else p.max_psi
+        psi_grid[w] = tuple(dict.fromkeys(min(v, 2 * sizes[w]) for v in PSI_GRID if v <= cap))
+        for a in p.algorithms:
+            for m in chosen[a]:
                 i = jobs.index((w, a, m))
-                s = sweep(data, a, m, t=p.t, trials=p.trials, seed=p.seed, memo=memo,
+                start = time.perf_counter()
+                trials = p.dp_trials if a == "density_peaks" else p.trials
+                s = sweep(data, a, m, t=p.t, trials=trials, seed=p.seed, max_psi=cap, memo=memo,
                           progress=within(progress, i / len(jobs), (i + 1) / len(jobs), f"w = {w}, {a}, {m}"))
+                seconds[a][m][w] = time.perf_counter() - start
                 ami[a][m][w] = float(s.best.ami)
                 nmi[a][m][w] = float(s.best.nmi)
                 best[a][m][w] = {"param": s.best.param, "eps_fraction": s.best.eps_fraction}
                 if w == w_first:
                     sweeps_w1[a][m] = s
-    data1 = Data("w-gaussians", w=w_first, n_per_cluster=p.n_per_cluster, sigma_b=p.sigma_b, seed=p.seed)
-    return WGaussiansResult(p, ami, nmi, best, sweeps_w1, memo(projection)(data1), memo(load)(data1)[1])
+    data1 = Data("w-gaussians", w=w_first, n_per_cluster=sizes[w_first], sigma_b=p.sigma_b, seed=p.seed)
+    return WGaussiansResult(p, ami, nmi, best, sweeps_w1, memo(projection)(data1), memo(load)(data1)[1],
+                            psi_grid, seconds)
+
+
+def row_order_effect(data: Data = Data("w-gaussians", w=5000, n_per_cluster=1000),
+                     measures: tuple[str, ...] = ("distance", "ag", "ik_anne"), *, t: int = 200,
+                     max_psi: int | None = None, shuffle_seed: int = 0, seed: int = 0,
+                     progress: Progress | None = None) -> dict[str, dict[str, dict[str, float]]]:
+    """Best density-peaks AMI with ties broken by row index (the old rule) and by row values, rows as generated
+    and shuffled: ``effect[rule][order][measure]``.
+
+    ``rule`` is ``"row index"`` or ``"row values"``, ``order`` is ``"generator"``
+    or ``"shuffled"`` (a seeded permutation). Each value is the best over the
+    measure's Table 7 grid (ψ capped as in :func:`psi_limit`) and the 99
+    cutoffs. Under the row-index rule the two orders can differ widely; under
+    the row-values rule they agree.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.clustering import Data, row_order_effect
+    >>> effect = row_order_effect(Data("w-gaussians", w=2, n_per_cluster=30), ("distance",))
+    >>> effect["row values"]["generator"] == effect["row values"]["shuffled"]
+    True
+    """
+    from contextlib import nullcontext
+
+    from ..clustering.density_peaks import ties_by_row_index
+
+    _, progress = resolve(None, progress)
+    X, y = load(data)
+    n, d = X.shape
+    k = int(np.unique(y).size)
+    perm = np.random.default_rng(shuffle_seed).permutation(n)
+    cap = psi_limit(t, d) if max_psi is None else max_psi
+    orders = {"generator": (X, y), "shuffled": (X[perm], y[perm])}
+    effect: dict = {}
+    steps = [(r, o, m) for r in ("row index", "row values") for o in orders for m in measures]
+    for i, (rule, order, m) in enumerate(steps):
+        progress(i / len(steps), f"{rule}, {order}, {m}")
+        check_measure("density_peaks", m)
+        name, values = param_grid(m)
+        if name == "ψ":
+            values = tuple(dict.fromkeys(min(v, n) for v in values if v <= cap))
+        Xo, yo = orders[order]
+        with ties_by_row_index() if rule == "row index" else nullcontext():
+            best = max(float(np.max(_density_peaks_trial(
+                estimator("density_peaks", m, v, n_clusters=k, n=n, d=d, t=t, seed=seed), Xo, yo, None)[-1]))
+                for v in values)
+        effect.setdefault(rule, {}).setdefault(order, {})[m] = best
+    progress(1.0, "done")
+    return effect
 
 
 __all__ = ["Data", "Params", "Result", "Evaluation", "Sweep", "run", "evaluate", "estimator", "sweep", "load",
            "projection",
-           "summary", "WGaussiansParams", "WGaussiansResult", "run_wgaussians"]
+           "summary", "WGaussiansParams", "WGaussiansResult", "run_wgaussians", "psi_limit", "PAPER_TABLE3",
+           "PAPER_FIG2", "TABLE3_COLUMNS", "row_order_effect"]

@@ -124,9 +124,11 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, test_size: fl
               progress: Progress | None = None) -> list[dict]:
     """Accuracy and time of SVMs with IK, RBF and linear kernels, and a linear SVM on the IK feature map.
 
-    One stratified split; RBF uses gamma = 1 / (d var X) (scikit-learn's
-    "scale"), IK the given ``psi`` and ``t``; C = 1 throughout. For tuned
-    comparisons use the Classification lab.
+    One split (stratified when every class has two rows or more; every row
+    states it: ``n_train``, ``n_test``, ``stratified``, ``split_seed``,
+    ``test_size``); RBF uses gamma = 1 / (d var X) (scikit-learn's "scale"),
+    IK the given ``psi`` and ``t``; C = 1 throughout. For tuned comparisons
+    use the Classification lab.
     """
     from ..learn.svm import fit_evaluate
 
@@ -137,6 +139,8 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, test_size: fl
         raise ValueError("The SVM comparison needs at least two classes.")
     strat = y if counts[counts > 0].min() >= 2 else None
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=test_size, random_state=seed, stratify=strat)
+    split = {"n_train": len(y_tr), "n_test": len(y_te), "stratified": strat is not None, "split_seed": seed,
+             "test_size": test_size}
     runs = {"ik": {"psi": min(psi, len(X_tr))}, "ik-linear": {"psi": min(psi, len(X_tr))},
             "rbf": {"gamma": gaussian_gamma(X_tr)}, "linear": {}}
     progress = within(progress, 0.0, 1.0)
@@ -145,7 +149,7 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, test_size: fl
         progress(i / len(runs), f"SVM {i + 1} of {len(runs)}: {kernel}")
         ev, _ = fit_evaluate(kernel, params, X_tr, y_tr, X_te, y_te, t=t, ik_method="anne", seed=seed)
         rows.append({"kernel": kernel, "accuracy": ev.accuracy, "train_s": ev.train_seconds,
-                     "test_s": ev.test_seconds, "params": params})
+                     "test_s": ev.test_seconds, "params": params, **split})
     progress(1.0, "done")
     return rows
 
@@ -222,6 +226,81 @@ def bundled(name: str):
     return UserData(X, y, [f"x{j + 1}" for j in range(X.shape[1])], "label", classes)
 
 
+class FileBytes:
+    """An uploaded file's bytes, known by their SHA-256 fingerprint.
+
+    Equal, hashed and pickled by the fingerprint (and name) only, so a memo
+    key of a 50 MB upload digests 64 characters instead of the whole file on
+    every rerun. The bytes of a file unpickled in this process are found again
+    while any :class:`FileBytes` of it is alive; elsewhere they are not sent.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import FileBytes
+    >>> a, b = FileBytes(b"x,y\\n1,2\\n", "a.csv"), FileBytes(b"x,y\\n1,2\\n", "a.csv")
+    >>> a == b, hash(a) == hash(b), a.fingerprint[:12], len(a)
+    (True, True, '81bf9fa83c6f', 8)
+    """
+
+    __slots__ = ("__weakref__", "fingerprint", "name", "raw")
+    _alive = None  # weakref.WeakValueDictionary, created on first use
+
+    def __init__(self, raw: bytes, name: str = ""):
+        import hashlib
+        import weakref
+
+        self.raw = bytes(raw)
+        self.name = str(name or "")
+        self.fingerprint = hashlib.sha256(self.raw).hexdigest()
+        if FileBytes._alive is None:
+            FileBytes._alive = weakref.WeakValueDictionary()
+        FileBytes._alive[self.fingerprint] = self
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FileBytes) and (self.fingerprint, self.name) == (other.fingerprint, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.fingerprint, self.name))
+
+    def __repr__(self) -> str:
+        return f"FileBytes({self.name!r}, {len(self.raw):,} bytes, sha256 {self.fingerprint[:12]})"
+
+    def __reduce__(self):
+        return _file_bytes, (self.fingerprint, self.name)
+
+
+def _file_bytes(fingerprint: str, name: str) -> FileBytes:
+    found = (FileBytes._alive or {}).get(fingerprint)
+    if found is None:
+        raise ValueError(f"The bytes of {name or 'the uploaded file'} are no longer held: upload it again.")
+    return found if found.name == name else FileBytes(found.raw, name)
+
+
+def as_file(raw, name: str = "") -> FileBytes:
+    """``raw`` (bytes, str or :class:`FileBytes`) as :class:`FileBytes`."""
+    if isinstance(raw, FileBytes):
+        return raw
+    return FileBytes(raw.encode("utf-8") if isinstance(raw, str) else raw, name)
+
+
+def inspect_upload(file: FileBytes):
+    """:func:`ikviz.data.upload.inspect_file` of an upload: format, columns with kind and suggested role, preview."""
+    from ..data import upload
+
+    return upload.inspect_file(file.raw, file.name or None)
+
+
+def read_upload(file: FileBytes, label: str | None = None, missing: str = "error", roles: tuple = ()):
+    """:func:`ikviz.data.upload.read_table` of an upload with the column choices (``roles``: name, role pairs)."""
+    from ..data import upload
+
+    return upload.read_table(file.raw, label=label, missing=missing, filename=file.name or None,
+                             roles=dict(roles) or None)
+
+
 SOURCE_KINDS = ("bundled", "upload", "big")
 
 
@@ -231,31 +310,53 @@ class Source:
 
     kind: str = "bundled"           # one of SOURCE_KINDS
     name: str = "wine"              # bundled: the data set; upload: the file's name; big: its path
-    raw: bytes = b""                # upload: the file's bytes
+    raw: bytes | FileBytes = b""    # upload: the file's bytes (FileBytes: keyed by fingerprint)
     label: str | None = None        # upload, big: the label column (None: no classes)
     drop_missing: bool = False      # upload: drop rows with missing values instead of refusing them
+    roles: tuple = ()               # upload: (column, role) pairs, role one of feature/label/ignore/encode
+
+    def title(self) -> str:
+        """The data in a few words: ``wine (bundled)``, ``mine.csv (uploaded)``, a path (big file)."""
+        return {"bundled": f"{self.name} (bundled data set)", "upload": f"{self.name} (uploaded file)",
+                "big": f"{self.name} (file on the server)"}.get(self.kind, self.name)
+
+
+def _full_data(source: Source, *, memo: Memo | None = None):
+    memo, _ = resolve(memo, None)
+    if source.kind == "bundled":
+        return memo(bundled)(source.name)
+    if source.kind == "upload":
+        return memo(read_upload)(as_file(source.raw, source.name), source.label,
+                                 "drop" if source.drop_missing else "error", tuple(source.roles))
+    raise ValueError(f"Unknown data source {source.kind!r}; expected one of {', '.join(SOURCE_KINDS)}.")
 
 
 def load_source(source: Source, max_rows: int, seed: int = 0, *, memo: Memo | None = None):
     """At most ``max_rows`` rows of ``source`` as :class:`~ikviz.data.upload.UserData` (unscaled).
 
-    A bundled data set or an upload is read whole and subsampled at random
-    (stratified, with a note); a big file gives the :func:`big_file_sample` of
-    ``max_rows`` rows drawn by row index, never reading the file whole.
+    A bundled data set or an upload is read whole (once: the reading is a
+    memoised block keyed by the file's fingerprint and the column choices) and
+    subsampled at random (stratified, with a note); a big file gives the
+    :func:`big_file_sample` of ``max_rows`` rows drawn by row index, never
+    reading the file whole.
     """
     from ..data import upload
 
     memo, _ = resolve(memo, None)
-    if source.kind == "bundled":
-        data = memo(bundled)(source.name)
-    elif source.kind == "upload":
-        data = memo(upload.read_table)(source.raw, label=source.label,
-                                       missing="drop" if source.drop_missing else "error")
-    elif source.kind == "big":
+    if source.kind == "big":
         return memo(big_file_sample)(source.name, source.label, max_rows, seed).data
-    else:
-        raise ValueError(f"Unknown data source {source.kind!r}; expected one of {', '.join(SOURCE_KINDS)}.")
-    return upload.subsample(data, max_rows, seed=seed)
+    return upload.subsample(_full_data(source, memo=memo), max_rows, seed=seed)
+
+
+def source_rows(source: Source, seed: int = 0, *, memo: Memo | None = None) -> int:
+    """How many rows ``source`` has in all (the checks may use a sample of them)."""
+    memo, _ = resolve(memo, None)
+    if source.kind == "big":
+        from ..scale.arrays import n_rows
+        from ..scale.io import read_dataset
+
+        return int(n_rows(read_dataset(check_data_path(source.name), None, source.label).X))
+    return len(_full_data(source, memo=memo).X)
 
 
 @dataclass(frozen=True)
@@ -269,6 +370,11 @@ class CheckParams:
     t: int = 200
     seed: int = 0
 
+    def settings(self) -> dict:
+        """The settings in words, for tables and reports."""
+        return {"ψ": self.psi, "t": self.t, "seed": self.seed, "rows used (at most)": self.max_rows,
+                "features scaled to [0, 1]": "yes" if self.scale else "no"}
+
 
 def check_data(source: Source, max_rows: int, scale: bool, seed: int, *, memo: Memo | None = None):
     """``(X, y)`` the checks run on: :func:`load_source`'s rows, :func:`prepare`\\ d; ``y`` None without classes."""
@@ -280,37 +386,120 @@ def _kernel_settings(p: CheckParams) -> dict:
     return {"psi": p.psi, "t": p.t, "seed": p.seed}
 
 
-def neighbour_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
-    """:func:`neighbour_check` on the rows of ``p`` (runner convention)."""
-    memo, progress = resolve(memo, progress)
+def _rows(p: CheckParams, memo: Memo) -> tuple[np.ndarray, np.ndarray | None, dict]:
+    """The rows of ``p`` and what every result states about them: rows used, of how many, class names."""
     X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
-    return neighbour_check(X, y, **_kernel_settings(p), progress=progress)
+    data = memo(load_source)(p.source, p.max_rows, p.seed)
+    if p.source.kind == "big":
+        total = memo(big_file_sample)(p.source.name, p.source.label, p.max_rows, p.seed).n_rows
+    else:
+        total = memo(source_rows)(p.source, p.seed)
+    return X, y, {"rows": len(X), "of_rows": int(total), "classes": list(data.classes) if y is not None else []}
+
+
+def neighbour_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+    """:func:`neighbour_check` on the rows of ``p`` (runner convention); states ``rows``, ``of_rows``, ``classes``."""
+    memo, progress = resolve(memo, progress)
+    X, y, about = _rows(p, memo)
+    return {**neighbour_check(X, y, **_kernel_settings(p), progress=progress), **about}
 
 
 def svm_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> list[dict]:
-    """:func:`svm_check` on the rows of ``p`` (runner convention)."""
+    """:func:`svm_check` on the rows of ``p`` (runner convention); each row also states ``rows``, ``of_rows``."""
     memo, progress = resolve(memo, progress)
-    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    X, y, about = _rows(p, memo)
     if y is None:
         raise ValueError("The SVM comparison needs at least two classes: pick a label column.")
-    return svm_check(X, y, **_kernel_settings(p), progress=progress)
+    return [{**r, **about} for r in svm_check(X, y, **_kernel_settings(p), progress=progress)]
 
 
 def tsne_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
-    """:func:`tsne_check` on the rows of ``p`` (runner convention)."""
+    """:func:`tsne_check` on the rows of ``p`` (runner convention); states ``rows``, ``of_rows``, ``classes``."""
     memo, progress = resolve(memo, progress)
-    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
-    return tsne_check(X, y, **_kernel_settings(p), progress=progress)
+    X, y, about = _rows(p, memo)
+    return {**tsne_check(X, y, **_kernel_settings(p), progress=progress), **about}
 
 
 def clustering_check_run(p: CheckParams, *, memo: Memo | None = None,
                          progress: Progress | None = None) -> list[dict]:
-    """:func:`clustering_check` on the rows of ``p`` (runner convention)."""
+    """:func:`clustering_check` on the rows of ``p`` (runner convention); each row also states the rows used."""
     memo, progress = resolve(memo, progress)
-    X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    X, y, about = _rows(p, memo)
     if y is None:
         raise ValueError("The clustering comparison needs at least two classes: pick a label column.")
-    return clustering_check(X, y, **_kernel_settings(p), progress=progress)
+    return [{**r, **about} for r in clustering_check(X, y, **_kernel_settings(p), progress=progress)]
+
+
+#: the four checks by name: (title, run, needs classes)
+CHECKS = {"neighbours": ("Nearest neighbours: instability and hubness", "neighbour_check_run", False),
+          "svm": ("SVM: IK vs RBF vs linear", "svm_check_run", True),
+          "tsne": ("t-SNE: Gaussian vs IK affinities", "tsne_check_run", False),
+          "clustering": ("Clustering: spectral clustering with IK vs Gaussian", "clustering_check_run", True)}
+
+
+def check_run(name: str):
+    """The run of check ``name`` (looked up at call time, so a test can replace it)."""
+    import sys
+
+    return getattr(sys.modules[__name__], CHECKS[name][1])
+
+
+def applicable(name: str, has_classes: bool) -> bool:
+    """Whether check ``name`` applies to data with (or without) two classes or more."""
+    return has_classes or not CHECKS[name][2]
+
+
+#: rough seconds of each check on 1,000 rows with t = 200 (a first guess, before a run of it is timed)
+BASE_SECONDS = {"neighbours": 0.6, "svm": 1.5, "tsne": 6.0, "clustering": 2.0}
+
+
+def estimate_seconds(name: str, rows: int, t: int, previous: tuple[int, int, float] | None = None) -> float:
+    """Expected seconds of check ``name`` on ``rows`` rows with ``t``: scaled from a previous run when known.
+
+    The checks build n x n similarity matrices, so time grows about as
+    ``rows**2`` and linearly in ``t``; ``previous`` is ``(rows, t, seconds)``
+    of a run of the same check on the same data.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import estimate_seconds
+    >>> estimate_seconds("svm", 2000, 200, previous=(1000, 200, 1.0))
+    4.0
+    """
+    rows0, t0, seconds0 = previous if previous else (1000, 200, BASE_SECONDS[name])
+    return float(seconds0) * (rows / max(rows0, 1)) ** 2 * max(t, 1) / max(t0, 1)
+
+
+def run_checks(p: CheckParams, checks=None, *, memo: Memo | None = None,
+               progress: Progress | None = None) -> dict:
+    """Every check of ``checks`` (default: all four) that applies to the rows of ``p``: ``{name: result}``.
+
+    Checks needing classes are skipped without a label of two classes or more.
+    """
+    memo, progress = resolve(memo, progress)
+    _, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
+    has_classes = y is not None and len(np.unique(y)) >= 2
+    names = [c for c in (checks or CHECKS) if applicable(c, has_classes)]
+    out = {}
+    for i, name in enumerate(names):
+        out[name] = memo(check_run(name))(p, progress=within(progress, i / len(names), (i + 1) / len(names),
+                                                           CHECKS[name][0].split(":")[0]))
+    progress(1.0, "done")
+    return out
+
+
+def data_fingerprint(source: Source, data=None) -> str:
+    """The SHA-256 of the uploaded file's bytes, else of the rows (for a report to name what it ran on)."""
+    if source.kind == "upload":
+        return as_file(source.raw, source.name).fingerprint
+    import hashlib
+
+    if data is None:
+        return ""
+    h = hashlib.sha256(np.ascontiguousarray(data.X).tobytes())
+    if data.y is not None:
+        h.update(np.ascontiguousarray(data.y).tobytes())
+    return h.hexdigest()
 
 
 # ------------------------------------------------------------------ files bigger than memory

@@ -9,8 +9,12 @@ from ..learn.svm import LABELS, TUNED
 from .style import CLASS_COLOURS, ONLINE_COLOURS, SVM_COLOURS, base_layout
 
 
-def regions_figure(result, kernel: str, box=None, height: int = 360) -> go.Figure:
-    """Predicted class on a grid (shaded) with the training points of one SVM; ``box`` marks the overlap strip."""
+def regions_figure(result, kernel: str, box=None, height: int = 360, disc=None) -> go.Figure:
+    """Predicted class on a grid (shaded) with the training points of one SVM.
+
+    ``box`` ([[x0, y0], [x1, y1]]) marks the overlap strip of the uniform density-ratio data;
+    ``disc`` ([cx, cy, radius]) the disc where the dense class is the more likely, of the Gaussian ones.
+    """
     xs, ys, Z = result.regions[kernel]
     classes = np.unique(result.y_train)
     ev = next(e for e in result.evaluations if e.kernel == kernel)
@@ -28,6 +32,10 @@ def regions_figure(result, kernel: str, box=None, height: int = 360) -> go.Figur
     if box is not None:
         (x0, y0), (x1, y1) = box
         fig.add_shape(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, line=dict(color="black", dash="dot", width=1))
+    if disc is not None:
+        cx, cy, r = (float(v) for v in disc)
+        fig.add_shape(type="circle", x0=cx - r, y0=cy - r, x1=cx + r, y1=cy + r,
+                      line=dict(color="black", dash="dot", width=1))
     title = f"{LABELS[kernel]} · acc {ev.accuracy:.3f}"
     if not np.isnan(ev.fpr):
         title += f" · FPR {ev.fpr:.3f}"
@@ -54,8 +62,11 @@ def cv_figure(result, height: int = 320) -> go.Figure:
     return base_layout(fig, "Parameter search on the training rows", height)
 
 
-def paired_figure(paired, metric: str = "FPR", height: int = 320) -> go.Figure:
-    """Per-seed values of ``metric`` for every kernel, seeds joined by thin lines (the runs are paired)."""
+def paired_figure(paired, metric: str = "FPR", height: int = 320, title: str | None = None) -> go.Figure:
+    """Per-seed values of ``metric`` for every kernel, seeds joined by thin lines (the runs are paired).
+
+    ``title``, if given, goes before the default title (e.g. which generator and ratio).
+    """
     fig = go.Figure()
     x = [LABELS[k] for k in paired.kernels]
     values = np.array([paired.metrics[(k, metric)] for k in paired.kernels])  # kernels x seeds
@@ -66,7 +77,8 @@ def paired_figure(paired, metric: str = "FPR", height: int = 320) -> go.Figure:
         fig.add_trace(go.Box(x=[x[i]] * values.shape[1], y=values[i], name=x[i], boxpoints="all", jitter=0.2,
                              marker=dict(color=SVM_COLOURS.get(k)), showlegend=False))
     fig.update_yaxes(title=metric)
-    return base_layout(fig, f"{metric} over {values.shape[1]} seeds (same data for every kernel per seed)", height)
+    text = f"{metric} over {values.shape[1]} seeds (same data for every kernel per seed)"
+    return base_layout(fig, f"{title}: {text}" if title else text, height)
 
 
 def mistake_curve_figure(result, height: int = 380) -> go.Figure:

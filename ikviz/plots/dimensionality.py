@@ -15,10 +15,20 @@ from ..measures.similarities import LABELS
 from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, base_layout
 
 _DASH = {"data": "solid", "uniform": "dash"}
+#: the measures the paper's argument is about: drawn thick and in full colour, the others thin and faded
+EMPHASIS = ("gk", "ik")
+_FADED_OPACITY = 0.35
 
 
 def _colour(measure: str) -> str:
     return DIMENSIONALITY_COLOURS.get(measure, "#333333")
+
+
+def _style(measure: str, emphasis) -> dict:
+    """Line width, marker size and opacity of ``measure``'s curve: thick for ``emphasis``, thin and faded otherwise."""
+    if not emphasis or measure in emphasis:
+        return dict(line=dict(color=_colour(measure), width=3.5), marker=dict(size=7), opacity=1.0)
+    return dict(line=dict(color=_colour(measure), width=1.2), marker=dict(size=4), opacity=_FADED_OPACITY)
 
 
 def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, height: int = 340) -> go.Figure:
@@ -40,18 +50,28 @@ def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, heigh
     return fig
 
 
-def _per_query_curves(by_measure: dict, value_hover: str, shared_y: bool) -> go.Figure:
-    """One panel per query, one curve per measure: ``by_measure[m][query][d] -> value``."""
+def _ordered(by_measure: dict, emphasis) -> list:
+    """Measures with the emphasised ones last, so they are drawn on top."""
+    return sorted(by_measure, key=lambda m: m in (emphasis or ()))
+
+
+def _add_curves(fig: go.Figure, by_q: dict, m: str, q: str, value_hover: str, emphasis, show_legend: bool,
+                row: int, col: int) -> None:
+    ds = sorted(by_q[q])
+    fig.add_trace(go.Scatter(x=ds, y=[by_q[q][d] for d in ds], mode="lines+markers", name=LABELS[m],
+                             legendgroup=m, showlegend=show_legend, **_style(m, emphasis),
+                             hovertemplate=f"{LABELS[m]}<br>d=%{{x}}<br>{value_hover}<extra></extra>"),
+                  row=row, col=col)
+
+
+def _per_query_curves(by_measure: dict, value_hover: str, shared_y: bool, emphasis=EMPHASIS) -> go.Figure:
+    """One panel per query, one curve per measure: ``by_measure[m][query][d] -> value``; ``emphasis`` drawn thick."""
     queries = list(QUERY_LABELS)
     fig = make_subplots(rows=1, cols=2, subplot_titles=[QUERY_LABELS[q] for q in queries],
                         horizontal_spacing=0.08, shared_yaxes=shared_y)
     for col, q in enumerate(queries, start=1):
-        for m, by_q in by_measure.items():
-            ds = sorted(by_q[q])
-            fig.add_trace(go.Scatter(x=ds, y=[by_q[q][d] for d in ds], mode="lines+markers", name=LABELS[m],
-                                     legendgroup=m, showlegend=col == 1, line=dict(color=_colour(m)),
-                                     hovertemplate=f"{LABELS[m]}<br>d=%{{x}}<br>{value_hover}<extra></extra>"),
-                          row=1, col=col)
+        for m in _ordered(by_measure, emphasis):
+            _add_curves(fig, by_measure[m], m, q, value_hover, emphasis, col == 1, 1, col)
     fig.update_xaxes(type="log", title_text="d (dimensions)")
     return fig
 
@@ -63,18 +83,52 @@ def _finish_per_query(fig: go.Figure, title: str, height: int) -> go.Figure:
     return fig
 
 
-def neps_figure(summary: dict, height: int = 380) -> go.Figure:
+def neps_figure(summary: dict, height: int = 380, emphasis=EMPHASIS) -> go.Figure:
     """N_eps vs d for each measure, one panel per query (log-log), as Fig. 1(c, d) and Table 1."""
-    fig = _per_query_curves(summary["N_eps"], "N_eps=%{y}", shared_y=True)
+    fig = _per_query_curves(summary["N_eps"], "N_eps=%{y}", shared_y=True, emphasis=emphasis)
     top = max(2, summary["n_points"])
     fig.update_yaxes(type="log", range=[-0.05, np.log10(top) + 0.1])
     fig.update_yaxes(title_text=f"N_eps (eps = {summary['eps']:g})", row=1, col=1)
     return _finish_per_query(fig, "Instability: points within (1 + eps) of the nearest neighbour", height)
 
 
-def variance_figure(summary: dict, height: int = 380) -> go.Figure:
+def neps_by_eps_figure(views: dict, titles: dict | None = None, height: int = 620,
+                       emphasis=EMPHASIS) -> go.Figure:
+    """N_eps vs d at several eps side by side: one column per eps, one row per query (log-log).
+
+    ``views`` maps eps to :func:`~ikviz.experiments.dimensionality.instability_summary`
+    at that eps (all from one result); ``titles`` names each column (default
+    ``"eps = ..."``). ``emphasis`` (GK and IK) are thick and in full colour,
+    the other measures thin and faded.
+    """
+    eps_values = list(views)
+    titles = titles or {}
+    queries = list(QUERY_LABELS)
+    names = [f"<b>{titles.get(e, f'ε = {e:g}')}</b><br>{QUERY_LABELS[q]}" for q in queries for e in eps_values]
+    fig = make_subplots(rows=len(queries), cols=len(eps_values), subplot_titles=names, shared_yaxes=True,
+                        horizontal_spacing=0.06, vertical_spacing=0.16)
+    top = 2
+    for col, eps in enumerate(eps_values, start=1):
+        summary = views[eps]
+        top = max(top, summary["n_points"])
+        for row, q in enumerate(queries, start=1):
+            for m in _ordered(summary["N_eps"], emphasis):
+                _add_curves(fig, summary["N_eps"][m], m, q, f"ε={eps:g}: N_eps=%{{y}}", emphasis,
+                            row == 1 and col == 1, row, col)
+    fig.update_xaxes(type="log")
+    fig.update_xaxes(title_text="d (dimensions)", row=len(queries))
+    fig.update_yaxes(type="log", range=[-0.05, np.log10(top) + 0.1])
+    for row in range(1, len(queries) + 1):
+        fig.update_yaxes(title_text="N_eps", row=row, col=1)
+    base_layout(fig, f"Instability: points within (1 + ε) of the nearest neighbour (of {top:,})", height=height)
+    fig.update_layout(margin=dict(t=100, b=90), legend=dict(orientation="h", y=-0.12, x=0, yanchor="top"))
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def variance_figure(summary: dict, height: int = 380, emphasis=EMPHASIS) -> go.Figure:
     """var(F / E[F]) vs d for each measure, one panel per query; Fig. 1(b) is the q_c panel."""
-    fig = _per_query_curves(summary["variance_by_query"], "var=%{y:.4f}", shared_y=False)
+    fig = _per_query_curves(summary["variance_by_query"], "var=%{y:.4f}", shared_y=False, emphasis=emphasis)
     # log scale: the question is whether a curve heads for 0, and the measures differ by decades
     fig.update_yaxes(type="log")
     fig.update_yaxes(title_text="var(F / E[F]) (log)", row=1, col=1)

@@ -1,4 +1,9 @@
-"""Figures and tables of the your-data checks."""
+"""Figures and tables of the your-data checks, and the report that keeps them.
+
+Every figure states the rows it shows (``500 of 6,497 rows``) and uses the
+data's own class names; :func:`report` writes every check run on a dataset
+into one standalone HTML page (:mod:`ikviz.html`).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,35 @@ from .style import CLASS_COLOURS, KERNEL_COLOURS, base_layout
 _COLOUR = {"ik": KERNEL_COLOURS["ik_anne"], "gk": KERNEL_COLOURS["rbf"]}
 SVM_LABELS = {"ik": "SVM, Isolation Kernel", "ik-linear": "linear SVM on the IK feature map",
               "rbf": "SVM, RBF kernel", "linear": "SVM, linear kernel"}
+
+
+def rows_text(res) -> str:
+    """The sample a result was computed on, in words: ``500 of 6,497 rows`` or ``178 rows``.
+
+    Examples
+    --------
+    >>> from ikviz.plots.your_data import rows_text
+    >>> rows_text({"rows": 500, "of_rows": 6497}), rows_text([{"rows": 178, "of_rows": 178}]), rows_text({})
+    ('500 of 6,497 rows', '178 rows', '')
+    """
+    first = res[0] if isinstance(res, list) and res else res
+    if not isinstance(first, dict) or "rows" not in first:
+        return ""
+    n, total = int(first["rows"]), int(first.get("of_rows") or first["rows"])
+    return f"{n:,} of {total:,} rows" if total > n else f"{n:,} rows"
+
+
+def _titled(title: str, res) -> str:
+    rows = rows_text(res)
+    return f"{title} ({rows})" if rows else title
+
+
+def class_name(res, code) -> str:
+    """The name of class ``code`` in a result that lists its ``classes`` (else ``class <code>``)."""
+    classes = res.get("classes") if isinstance(res, dict) else None
+    if classes and 0 <= int(code) < len(classes):
+        return str(classes[int(code)])
+    return f"class {code}"
 
 
 def neighbour_figure(res: dict, height: int = 360) -> go.Figure:
@@ -31,7 +65,7 @@ def neighbour_figure(res: dict, height: int = 360) -> go.Figure:
     fig.update_xaxes(title_text="O_k", row=1, col=2)
     fig.update_yaxes(title_text="points", row=1, col=1)
     fig.update_annotations(font_size=12)
-    return base_layout(fig, "Nearest-neighbour instability and hubness", height=height)
+    return base_layout(fig, _titled("Nearest-neighbour instability and hubness", res), height=height)
 
 
 def svm_table(rows: list[dict]) -> dict[str, list]:
@@ -42,6 +76,25 @@ def svm_table(rows: list[dict]) -> dict[str, list]:
             "predict s": [round(r["test_s"], 3) for r in rows],
             "setting": [", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
                                   for k, v in r["params"].items()) or "–" for r in rows]}
+
+
+def svm_split_text(rows: list[dict]) -> str:
+    """The SVM comparison's train/test split in words (sizes, stratified or not, seed).
+
+    Examples
+    --------
+    >>> from ikviz.plots.your_data import svm_split_text
+    >>> svm_split_text([{"n_train": 124, "n_test": 54, "stratified": True, "split_seed": 0, "rows": 178}])
+    'One train/test split of 178 rows: 124 train, 54 test, stratified by class, seed 0; C = 1.'
+    """
+    r = rows[0] if rows else {}
+    if "n_train" not in r:
+        return ""
+    n = r.get("rows", r["n_train"] + r["n_test"])
+    of = f" (of {r['of_rows']:,})" if r.get("of_rows", n) > n else ""
+    how = "stratified by class" if r["stratified"] else "not stratified (a class has a single row)"
+    return (f"One train/test split of {n:,} rows{of}: {r['n_train']:,} train, {r['n_test']:,} test, {how}, "
+            f"seed {r['split_seed']}; C = 1.")
 
 
 def tsne_figure(res: dict, height: int = 460) -> go.Figure:
@@ -61,20 +114,78 @@ def tsne_figure(res: dict, height: int = 460) -> go.Figure:
             continue
         for c in np.unique(labels):
             pts = Y[labels == c]
-            fig.add_trace(go.Scattergl(x=pts[:, 0], y=pts[:, 1], mode="markers", name=f"class {c}",
+            fig.add_trace(go.Scattergl(x=pts[:, 0], y=pts[:, 1], mode="markers", name=class_name(res, c),
                                        legendgroup=str(c), showlegend=(col == 1),
                                        marker=dict(size=3, color=CLASS_COLOURS[int(c) % len(CLASS_COLOURS)])),
                           row=1, col=col)
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
     fig.update_annotations(font_size=12)
-    return base_layout(fig, "t-SNE of your data", height=height)
+    return base_layout(fig, _titled("t-SNE of your data", res), height=height)
 
 
 def clustering_table(rows: list[dict]) -> dict[str, list]:
     """Column-wise table of the clustering comparison for st.dataframe."""
     return {"affinity": [KERNEL_LABELS[r["measure"]] for r in rows],
             "AMI": [round(r["ami"], 3) for r in rows], "NMI": [round(r["nmi"], 3) for r in rows]}
+
+
+def clustering_text(rows: list[dict]) -> str:
+    """What the clustering comparison was scored against, with the rows it used."""
+    r = rows[0] if rows else {}
+    classes = r.get("classes") or []
+    names = (": " + ", ".join(map(str, classes[:12])) + (", …" if len(classes) > 12 else "")) if classes else ""
+    rows = rows_text(r)
+    return (f"Spectral clustering into {len(classes) or 'as many'} clusters as classes{names}; AMI and NMI against "
+            f"the classes" + (f", on {rows}." if rows else "."))
+
+
+def check_parts(name: str, res) -> dict:
+    """One check's figures, tables and lines of text, as the page and the report show them."""
+    from ..experiments.your_data import neighbour_verdict
+
+    if name == "neighbours":
+        return {"figures": [neighbour_figure(res)], "tables": [], "text": [neighbour_verdict(res)]}
+    if name == "svm":
+        return {"figures": [], "tables": [svm_table(res)], "text": [svm_split_text(res)]}
+    if name == "tsne":
+        return {"figures": [tsne_figure(res)], "tables": [], "text": []}
+    if name == "clustering":
+        return {"figures": [], "tables": [clustering_table(res)], "text": [clustering_text(res)]}
+    raise ValueError(f"Unknown check {name!r}.")
+
+
+def report(source_title: str, runs: dict, *, fingerprint: str = "", data_lines=(), plotlyjs: bool | str = True) -> str:
+    """A standalone HTML report of every check in ``runs`` (``{name: (CheckParams, result)}``).
+
+    Each section states the check's settings and the rows it used; the head
+    states the data, the file's SHA-256 fingerprint and the ikviz version.
+    """
+    import datetime
+
+    from .. import __version__
+    from ..experiments.your_data import CHECKS
+    from ..html import Section, report_html
+
+    sections = []
+    for name, (params, res) in runs.items():
+        parts = check_parts(name, res)
+        settings = ", ".join(f"{k} = {v}" for k, v in params.settings().items())
+        rows = rows_text(res)
+        sections.append(Section(CHECKS[name][0], "\n\n".join(t.replace("**", "") for t in parts["text"] if t),
+                                figures=parts["figures"], tables=parts["tables"],
+                                notes=[f"Settings: {settings}." + (f" Computed on {rows}." if rows else "")]))
+    meta = {"data": source_title}
+    if fingerprint:
+        meta["SHA-256 fingerprint"] = fingerprint
+    meta.update({"ikviz version": __version__, "written": datetime.datetime.now().isoformat(timespec="seconds")})
+    intro = ("Would Isolation Kernel beat a Gaussian kernel on this data, and why? The checks of ikviz's Your data "
+             "page: nearest-neighbour instability and hubness, an SVM comparison, t-SNE and clustering.")
+    if data_lines:
+        intro += "\n\n" + " ".join(data_lines)
+    if not sections:
+        intro += "\n\nNo check has been run on this data yet."
+    return report_html(f"ikviz · {source_title}", intro, sections, meta, plotlyjs=plotlyjs)
 
 
 def learn_figure(res, height: int = 320) -> go.Figure:
@@ -87,7 +198,8 @@ def learn_figure(res, height: int = 320) -> go.Figure:
                                                       _COLOUR["gk"], width=2)))
     fig.update_xaxes(title="training rows seen")
     fig.update_yaxes(title="progressive mistake rate", rangemode="tozero")
-    return base_layout(fig, "One pass over every row: IK + OGD against FOGD (Gaussian random features)", height)
+    return base_layout(fig, f"One pass over every row ({res.n_train:,} training rows): IK + OGD against FOGD "
+                            "(Gaussian random features)", height)
 
 
 def learn_table(res) -> dict[str, list]:
