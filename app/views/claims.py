@@ -43,7 +43,7 @@ def show(rows) -> None:
     table_box.dataframe(
         styled, hide_index=True, use_container_width=True, height=min(38 + 35 * len(rows), 800),
         column_config={"where": st.column_config.TextColumn(width="medium"),
-                       "verdict": st.column_config.TextColumn(width="small"),
+                       "verdict": st.column_config.TextColumn(width=140),   # "does not reproduce" in full
                        "paper's number": st.column_config.TextColumn(width="medium"),
                        "ikviz": st.column_config.TextColumn(width="large"),
                        "shown on": st.column_config.LinkColumn("shown on", display_text="open the page"),
