@@ -116,7 +116,7 @@ def test_iforest_boxes_tile_the_bounding_box(blobs):
 
 
 def test_anne_partition_returns_centres(blobs):
-    ik = IsolationKernel(psi=8, t=4, random_state=0).fit(blobs)
+    ik = IsolationKernel(psi=8, t=4, method="anne", random_state=0).fit(blobs)
     part = ik.partition(1)
     assert part.boxes is None and part.centres.shape == (8, 3)
     assert np.array_equal(part.centres, ik.samples_[1])
@@ -176,7 +176,7 @@ def test_one_row_alone_gets_the_cells_it_gets_in_a_batch(fitted, blobs):
 
 def test_ties_go_to_the_lowest_sample_index():
     X = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 5.0], [1.0, -5.0]])
-    ik = IsolationKernel(psi=4, t=3, random_state=0).fit(X)
+    ik = IsolationKernel(psi=4, t=3, method="anne", random_state=0).fit(X)
     midpoint = np.array([[1.0, 0.0]])                       # equidistant from the first two rows
     for k in range(3):
         S = ik.samples_[k]
@@ -353,10 +353,10 @@ def test_voronoi_cells_in_the_span_of_the_fitted_rows_are_the_cells(monkeypatch)
     from ikviz.kernels import isolation
     rng = np.random.default_rng(0)
     X, Y = rng.standard_normal((300, 3000)), rng.standard_normal((200, 3000))
-    short = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
+    short = IsolationKernel(psi=64, t=100, method="anne", random_state=1).fit(X)
     assert "_span" in vars(short) and short._span.basis.shape == (3000, 300)
     monkeypatch.setattr(isolation._Span, "pays", staticmethod(lambda *args: False))
-    full = IsolationKernel(psi=64, t=100, random_state=1).fit(X)
+    full = IsolationKernel(psi=64, t=100, method="anne", random_state=1).fit(X)
     assert "_span" not in vars(full)
     for Z in (X, Y):
         assert np.array_equal(short.cells(Z), full.cells(Z))

@@ -69,14 +69,14 @@ def test_high_dimensional_shortcut_matches_the_plain_kernel():
     # d > n: the kernel computes Voronoi cells in the data's span; the neighbours must not change
     X, _ = w_gaussians(40, 200, seed=1)
     aff = IsolationKernelAffinities(X, psi=8, t=60, k_neighbors=9, random_state=4)
-    ik_plain = IsolationKernel(psi=8, t=60, random_state=4).fit(X)
+    ik_plain = IsolationKernel(psi=8, t=60, method="anne", random_state=4).fit(X)
     new = np.random.default_rng(0).normal(size=(5, X.shape[1]))
     P_new, idx, dist = aff.to_new(new, k_neighbors=9, return_distances=True)
     K_new = ik_plain.similarity(new, X)
     np.testing.assert_allclose(1 - dist, -np.sort(-K_new, axis=1)[:, :9])
     assert "_span" in vars(aff.kernel_)
     _, sim = aff.index_.neighbours(k=9)
-    np.testing.assert_allclose(sim, brute_topk(X, 9, psi=8, t=60, random_state=4))
+    np.testing.assert_allclose(sim, brute_topk(X, 9, psi=8, t=60, method="anne", random_state=4))
 
 
 def test_opentsne_fits_and_places_new_points(blobs):
