@@ -264,3 +264,15 @@ def test_the_users_bytes_are_not_changed():
     read_table(raw, label="c")
     inspect_file(raw)
     assert bytes(raw) == before
+
+
+@pytest.mark.parametrize("value", ["9" * 400, "-" + "9" * 400, "1e400"])
+def test_numbers_beyond_float_range_are_named_not_a_raw_overflow(value):
+    with pytest.raises(ValueError, match=r"infinite values \(file lines 2\) in column\(s\) b \(a number too large"):
+        read_table(f"a,b,label\n1,{value},x\n2,3,y\n3,4,x\n", filename="t.csv")
+
+
+def test_a_label_named_column_with_too_many_classes_is_explained():
+    info = inspect_file("a,b,label\n" + "".join(f"{i},{i % 3},c{i % 300}\n" for i in range(1200)))
+    assert info.label_guess is None
+    assert any("'label' has 300 distinct values" in n for n in info.notes), info.notes

@@ -296,6 +296,15 @@ def to_numbers(cells: pd.Series, conv: tuple[str, str | None]) -> np.ndarray | N
     return out
 
 
+def _as_float(value) -> float:
+    """``float(value)``, with integers beyond float's range as ±inf (reported later as not finite) instead of
+    OverflowError: pandas reads a 400-digit number as a Python int."""
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")
+
+
 def numeric_columns(frame: pd.DataFrame, conv: tuple[str, str | None], notes: list[str]) -> pd.DataFrame:
     """Text columns of ``frame`` that hold numbers under ``conv`` (or, failing that, another convention), converted."""
     converted, by_conv = {}, {}
@@ -308,7 +317,7 @@ def numeric_columns(frame: pd.DataFrame, conv: tuple[str, str | None], notes: li
             continue
         if s.dtype == object and s.notna().any() and s.dropna().map(
                 lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)).all():
-            converted[col] = pd.to_numeric(s, errors="coerce").astype(float)
+            converted[col] = s.map(_as_float, na_action="ignore").astype(float)
             continue
         strings = s.where(s.isna(), s.astype(str))
         for c in (conv,) + tuple(x for x in CONVENTIONS if x != conv):

@@ -278,6 +278,11 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
         names = [c.name for c in columns if c.kind == kind]
         if names:
             notes.append(f"{what}: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''}.")
+    if info.label_guess is None:
+        for c in columns:
+            if c.name.strip().lower() in LABEL_NAMES and c.n_unique > MAX_CLASSES:
+                notes.append(f"'{c.name}' has {c.n_unique:,} distinct values, more than the {MAX_CLASSES} classes a "
+                             "label may have, so no label is picked. Pick another label column, or none.")
     many = [c.name for c in columns if c.kind == "text" and c.role == "ignore"]
     if many:
         notes.append(f"Text columns with more than {max_categories} categories (ignored by default): "
@@ -558,9 +563,11 @@ def _read_frame(parsed: _parse.Parsed, info: FileInfo, label: str | None, missin
         if missing == "error":
             by_col = [nm for nm, c in zip(names, columns) if not np.isfinite(c).all()]
             cols = f" in column(s) {', '.join(by_col[:5])}" if by_col and len(by_col) <= 5 else ""
-            raise ValueError(f"{rows_missing.sum()} row(s) have missing values ({kind} {where}"
-                             f"{', ...' if rows_missing.sum() > 5 else ''}){cols}. Remove or impute them, or "
-                             "choose to drop rows with missing values.")
+            what = "missing or infinite values" if np.isinf(X).any() else "missing values"
+            huge = " (a number too large for 64-bit floats counts as infinite)" if np.isinf(X).any() else ""
+            raise ValueError(f"{rows_missing.sum()} row(s) have {what} ({kind} {where}"
+                             f"{', ...' if rows_missing.sum() > 5 else ''}){cols}{huge}. Remove or impute them, "
+                             "or choose to drop rows with missing values.")
         notes.append(f"Dropped {rows_missing.sum()} row(s) with missing values.")
     keep = ~rows_missing
     y, classes = None, []
