@@ -98,7 +98,7 @@ def test_report_holds_every_check_with_settings_fingerprint_and_version():
     page = plots.report(p.source.title(), runs, fingerprint=fp, data_lines=["80 rows."])
     assert page.count("<h2>") == 3 and page.count("<table") == 3  # meta + SVM + clustering
     assert fp in page and ikviz.__version__ in page and "ψ = 8, t = 30, seed = 1" in page
-    assert page.count("* plotly.js v") == 1 and "mine.csv (uploaded file)" in page
+    assert page.count("* plotly.js v") == 1 and "mine.csv (your file)" in page
     assert "No check has been run" in plots.report("x", {})
 
 

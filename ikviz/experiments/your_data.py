@@ -316,8 +316,8 @@ class Source:
     roles: tuple = ()               # upload: (column, role) pairs, role one of feature/label/ignore/encode
 
     def title(self) -> str:
-        """The data in a few words: ``wine (bundled)``, ``mine.csv (uploaded)``, a path (big file)."""
-        return {"bundled": f"{self.name} (bundled data set)", "upload": f"{self.name} (uploaded file)",
+        """The data in a few words: ``wine (bundled)``, ``mine.csv (your file)``, a path (big file)."""
+        return {"bundled": f"{self.name} (bundled data set)", "upload": f"{self.name} (your file)",
                 "big": f"{self.name} (file on the server)"}.get(self.kind, self.name)
 
 
