@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import apptest
+from messy_files import MESSY, messy_bytes
 
 from ikviz.data import dataset_names, load_dataset
 from ikviz.data.upload import UserData, read_table, subsample
@@ -371,84 +372,10 @@ def test_upload_is_read_once_not_on_every_rerun(monkeypatch, fake_checks):
     assert len(calls) == 1 and not at.exception
 
 
-def _table_bytes(kind: str, frame) -> bytes:
-    import io
-
-    buffer = io.BytesIO()
-    frame.to_excel(buffer, index=False) if kind == "xlsx" else frame.to_parquet(buffer, index=False)
-    return buffer.getvalue()
-
-
-def _rows(n, row):
-    return "".join(row(i) for i in range(n))
-
-
-def _plain(n=40):
-    import pandas as pd
-
-    return pd.DataFrame({"a": [i / 10 for i in range(n)], "b": [i % 7 for i in range(n)],
-                         "label": ["xy"[i % 2] for i in range(n)]})
-
-
-# case -> (file name, bytes, expected): ("loads", first metrics, words in the notes) or ("says", words in the error)
-MESSY = {
-    "decimal comma": ("dc.csv", ("a;b;label\n" + _rows(30, lambda i: f"{i},5;{i % 4},25;{'xy'[i % 2]}\n")).encode(),
-                      ("loads", ["30", "2"], "decimal commas")),
-    "thousands separator": ("th.csv", ("a;b;label\n" + _rows(
-        40, lambda i: f"{i + 1}.{(i * 37) % 1000:03d},5;{i % 4};{'xy'[i % 2]}\n")).encode(),
-        ("loads", ["40", "2", "2"], "thousands separator")),
-    "LIBSVM with comments": ("c.txt", ("# made by hand\n" + _rows(
-        30, lambda i: f"{i % 2} 1:{i / 10} 3:{i % 5}  # row {i}\n")).encode(), ("loads", ["30", "3", "2"], "libsvm")),
-    "LIBSVM with qid": ("q.libsvm", _rows(40, lambda i: f"{i % 2} qid:{i // 10} 1:{i / 10} 2:{i % 5}\n").encode(),
-                        ("loads", ["40", "2", "2"], "qid")),
-    "LIBSVM with nan": ("n.libsvm", _rows(40, lambda i: f"{i % 2} 1:{'nan' if i == 7 else i} 2:{i % 5}\n").encode(),
-                        ("says", "not a number", "lines 8")),
-    "sparse LIBSVM, 50,000 feature indices": ("wide.libsvm", b"0 1:1 50000:1\n1 1:2 50000:1\n" * 5_000,
-                                              ("loads", ["2,000", "2", "2"], "never occur")),
-    "duplicate column names": ("dup.csv", ("a,a,b,label\n" + _rows(
-        30, lambda i: f"{i},{i % 3},{i % 5},{i % 2}\n")).encode(), ("says", "more than once", "'a'")),
-    "empty header name": ("e.csv", ("a,,label\n" + _rows(40, lambda i: f"{i},{i % 3},{'xy'[i % 2]}\n")).encode(),
-                          ("says", "column 2 has no name", "header")),
-    "label twice": ("r.csv", ("label,a,label\n" + _rows(40, lambda i: f"x,{i},{'uv'[i % 2]}\n")).encode(),
-                    ("says", "more than once", "'label'")),
-    "CR-only line endings": ("cr.csv", ("a,b,label\r" + _rows(40, lambda i: f"{i},{i % 3},{'xy'[i % 2]}\r")).encode(),
-                             ("loads", ["40", "2", "2"], "comma-separated")),
-    "a cell of 140,000 digits": ("h.csv", ("a,b,label\n1," + "9" * 140_000 + ",x\n" + _rows(
-        40, lambda i: f"{i},{i % 3},{'xy'[i % 2]}\n")).encode(), ("says", "too large", "lines 2")),
-    "UTF-16": ("u.csv", ("a,b,label\n" + _rows(40, lambda i: f"{i},{i % 3},{'xy'[i % 2]}\n")).encode("utf-16"),
-               ("loads", ["40", "2", "2"], "utf-16")),
-    "date column": ("d.csv", ("when,a,label\n" + _rows(
-        40, lambda i: f"2024-01-{i % 28 + 1:02d},{i % 9},{'xy'[i % 2]}\n")).encode(),
-        ("loads", ["40", "1", "2"], "date columns")),
-    "all-missing column": ("m.csv", ("a,b,gone,label\n" + _rows(
-        40, lambda i: f"{i},{i % 3},,{'xy'[i % 2]}\n")).encode(), ("loads", ["40", "2", "2"], "gone")),
-    "hundreds of classes": ("many.csv", ("a,b,label\n" + _rows(1200, lambda i: f"{i},{i % 3},c{i % 300}\n")).encode(),
-                            ("loads", ["1,200", "2", "none"], "300 distinct values")),
-    "Excel": ("x.xlsx", "xlsx", ("loads", ["40", "2", "2"], "")),
-    "empty Excel sheet": ("empty.xlsx", "xlsx-empty", ("says", "empty", "first sheet")),
-    "Parquet": ("p.parquet", "parquet", ("loads", ["40", "2", "2"], "")),
-    "gzip file": ("z.csv.gz", "gzip", ("says", "compressed", "unpack")),
-}
-
-
-def _messy_bytes(raw):
-    import gzip
-
-    import pandas as pd
-
-    if raw == "xlsx":
-        return _table_bytes("xlsx", _plain())
-    if raw == "xlsx-empty":
-        return _table_bytes("xlsx", pd.DataFrame())
-    if raw == "parquet":
-        return _table_bytes("parquet", _plain())
-    return gzip.compress(b"a,b\n1,2\n") if raw == "gzip" else raw
-
-
 @pytest.mark.parametrize("case", list(MESSY))
 def test_messy_files_work_or_say_what_to_do(case, fake_checks):
     name, raw, (outcome, *expected) = MESSY[case]
-    at = open_page(upload=_messy_bytes(raw), name=name, source="upload a file")
+    at = open_page(upload=messy_bytes(raw), name=name, source="upload a file")
     assert not at.exception
     errors = " ".join(e.value for e in at.error).lower()
     shown = " ".join(e.value for e in list(at.info) + list(at.warning) + list(at.caption)).lower()
@@ -493,3 +420,13 @@ def test_big_file_page_explains_a_bad_path_and_one_outside_the_data_root(parquet
     outside = apptest.open_page("your_data", source="a big file on this server", path=str(folder))
     assert any("outside the folder this server reads data from" in e.value for e in outside.error)
     assert not outside.button and not outside.metric
+
+
+def test_libsvm_with_nan_loads_once_rows_with_missing_values_are_dropped(fake_checks):
+    name, raw, _ = MESSY["LIBSVM with nan"]
+    at = open_page(upload=messy_bytes(raw), name=name, source="upload a file")
+    assert "drop rows with missing values" in at.error[0].value        # the message points to the checkbox ...
+    box = next(c for c in at.checkbox if c.label == "drop rows with missing values")
+    box.check().run()                                                   # ... which is there to tick
+    assert not at.error and not at.exception
+    assert [m.value for m in at.metric][:2] == ["39", "2"]             # line 8 left out

@@ -127,12 +127,15 @@ def upload_source() -> tuple[exp.Source | None, list[str]]:
         st.info("Upload a file to start, or switch to a bundled dataset in the sidebar.")
         return None, []
     st.caption(f"File: {file.name} ({len(file) / 1024:,.1f} KB, SHA-256 {file.fingerprint[:12]}…)")
-    info = store.compute(exp.inspect_upload, file, inline=True)  # once per file, shared by every rerun
+    fp = file.fingerprint[:16]
+    # before the file is read: a LIBSVM file with nan is refused by the reading itself, and the message points here
+    drop = st.checkbox("drop rows with missing values", value=False, key=f"yd_drop_{fp}")
+    info = store.compute(exp.inspect_upload, file, "drop" if drop else "error",
+                         inline=True)  # once per file and choice, shared by every rerun
     st.caption(f"{info.n_rows:,} rows, {len(info.columns)} columns ({info.format}).")
     for note in info.notes:
         st.info(note)
     names = [c.name for c in info.columns]
-    fp = file.fingerprint[:16]
     label_key = f"yd_label_{fp}"
     if label_key not in st.session_state or st.session_state[label_key] not in ["(none)"] + names:
         guess = upload.guess_label(info)
@@ -161,7 +164,6 @@ def upload_source() -> tuple[exp.Source | None, list[str]]:
     with st.expander(f"Columns ({len(names)}) and a preview of the first rows", expanded=not ui.presenting()):
         st.dataframe(table, hide_index=True)
         st.dataframe(info.preview, hide_index=True)
-    drop = st.checkbox("drop rows with missing values", value=False, key=f"yd_drop_{fp}")
     return exp.Source("upload", file.name, file, label, drop, tuple(sorted(roles.items()))), list(info.notes)
 
 

@@ -291,7 +291,8 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
     return _file_info(parsed, filename, max_categories)
 
 
-def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: int | None = MAX_BYTES) -> FileInfo:
+def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: int | None = MAX_BYTES,
+                 missing: str = "error") -> FileInfo:
     r"""What the file ``raw`` holds: format, separators, each column's kind and suggested role, a preview.
 
     Parameters
@@ -302,6 +303,9 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
         Its name; the extension helps tell Excel and Parquet files apart.
     max_bytes : int or None
         Larger files are refused (None: no limit).
+    missing : {"error", "drop"}
+        LIBSVM lines holding nan or inf: refused with their line numbers, or
+        left out (CSV-like files keep their missing cells until :func:`read_table`).
 
     Returns
     -------
@@ -325,7 +329,7 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
     >>> info.notes[1]
     'Decimal commas detected in 2 column(s): length, width.'
     """
-    parsed = _parse.parse(raw, filename, max_bytes)
+    parsed = _parse.parse(raw, filename, max_bytes, missing)
     return _file_info(parsed, filename)
 
 

@@ -286,11 +286,11 @@ def as_file(raw, name: str = "") -> FileBytes:
     return FileBytes(raw.encode("utf-8") if isinstance(raw, str) else raw, name)
 
 
-def inspect_upload(file: FileBytes):
+def inspect_upload(file: FileBytes, missing: str = "error"):
     """:func:`ikviz.data.upload.inspect_file` of an upload: format, columns with kind and suggested role, preview."""
     from ..data import upload
 
-    return upload.inspect_file(file.raw, file.name or None)
+    return upload.inspect_file(file.raw, file.name or None, missing=missing)
 
 
 def read_upload(file: FileBytes, label: str | None = None, missing: str = "error", roles: tuple = ()):
