@@ -46,6 +46,10 @@ MESSY = {
                         ("says", "not a number", "lines 8")),
     "sparse LIBSVM, 50,000 feature indices": ("wide.libsvm", b"0 1:1 50000:1\n1 1:2 50000:1\n" * 5_000,
                                               ("loads", ["2,000", "2", "2"], "never occur")),
+    "sparse LIBSVM, one class": ("one.libsvm", b"0 1:1 50000:1\n" * 10_000, ("loads", ["2,000", "2", "1"], "single class")),
+    "tiny file": ("tiny.csv", b"y,a,label\n1,0.5,a\n2,0.7,b\n3,0.1,a\n", ("loads", ["3", "2", "2"], "only 3 rows")),
+    "label of one class": ("one.csv", ("a,b,label\n" + _rows(40, lambda i: f"{i},{i % 3},x\n")).encode(),
+                           ("loads", ["40", "2", "none"], "holds a single value")),
     "duplicate column names": ("dup.csv", ("a,a,b,label\n" + _rows(
         30, lambda i: f"{i},{i % 3},{i % 5},{i % 2}\n")).encode(), ("says", "more than once", "'a'")),
     "empty header name": ("e.csv", ("a,,label\n" + _rows(40, lambda i: f"{i},{i % 3},{'xy'[i % 2]}\n")).encode(),

@@ -276,3 +276,11 @@ def test_a_label_named_column_with_too_many_classes_is_explained():
     info = inspect_file("a,b,label\n" + "".join(f"{i},{i % 3},c{i % 300}\n" for i in range(1200)))
     assert info.label_guess is None
     assert any("'label' has 300 distinct values" in n for n in info.notes), info.notes
+
+
+def test_libsvm_columns_report_their_distinct_values_and_constants():
+    info = inspect_file(b"0 1:1 3:2.5\n1 1:2 3:2.5\n0 1:1 3:2.5\n1 3:2.5\n", filename="f.libsvm")
+    cols = {c.name: c for c in info.columns}
+    assert (cols["f1"].kind, cols["f1"].n_unique, cols["f1"].examples) == ("integer", 3, ["0", "1", "2"])
+    assert (cols["f3"].kind, cols["f3"].n_unique) == ("constant", 1)   # 2.5 on every row
+    assert info.label_guess == "label"

@@ -126,7 +126,8 @@ def upload_source() -> tuple[exp.Source | None, list[str]]:
     if file is None:
         st.info("Upload a file to start, or switch to a bundled dataset in the sidebar.")
         return None, []
-    st.caption(f"File: {file.name} ({len(file) / 1024:,.1f} KB, SHA-256 {file.fingerprint[:12]}…)")
+    size = f"{len(file):,} bytes" if len(file) < 1024 else f"{len(file) / 1024:,.1f} KB"
+    st.caption(f"File: {file.name} ({size}, SHA-256 {file.fingerprint[:12]}…)")
     fp = file.fingerprint[:16]
     # before the file is read: a LIBSVM file with nan is refused by the reading itself, and the message points here
     drop = st.checkbox("drop rows with missing values", value=False, key=f"yd_drop_{fp}")
@@ -138,7 +139,7 @@ def upload_source() -> tuple[exp.Source | None, list[str]]:
     names = [c.name for c in info.columns]
     label_key = f"yd_label_{fp}"
     if label_key not in st.session_state or st.session_state[label_key] not in ["(none)"] + names:
-        guess = upload.guess_label(info)
+        guess = info.label_guess   # LIBSVM: always its label column, even with a single class
         st.session_state[label_key] = guess if guess in names else "(none)"
     choice = st.selectbox("label column", ["(none)"] + names, key=label_key,
                           help="The column holding the class of each row, if there is one (guessed from its "

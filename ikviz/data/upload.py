@@ -21,6 +21,7 @@ from . import _parse
 
 MAX_BYTES = 50 * 1024**2     # larger files are refused
 MAX_CLASSES = 100            # more distinct labels than this is not a class column
+MIN_ROWS = 20                # fewer rows than this get a note: the comparisons say little
 MAX_CATEGORIES = 20          # a text column with more categories is not one-hot encoded
 PREVIEW_ROWS = 20
 KINDS = ("numeric", "integer", "text", "date", "id", "empty", "constant")
@@ -225,7 +226,7 @@ def guess_label(info: FileInfo) -> str | None:
     cols = info.columns
     for col in cols:
         if col.name.strip().lower() in LABEL_NAMES and col.kind in ("text", "integer", "numeric") \
-                and 2 <= col.n_unique <= MAX_CLASSES:
+                and 2 <= col.n_unique <= min(MAX_CLASSES, max(2, info.n_rows // 2)):
             return col.name
     n = max(info.n_rows, 1)
     for col in ([cols[-1], cols[0]] if len(cols) > 1 else cols):
@@ -243,9 +244,15 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
         label_col = pd.Series(y)
         kind, n_miss, n_uni, ex = _describe("label", label_col)
         columns = [ColumnInfo("label", kind, n_miss, n_uni, ex, "label")]
-        nnz = np.diff(X.tocsc().indptr)
+        csc = X.tocsc()
         for j, name in enumerate(parsed.feature_names):
-            columns.append(ColumnInfo(name, "numeric" if nnz[j] else "constant", 0, -1, [], "feature"))
+            values = csc.data[csc.indptr[j]:csc.indptr[j + 1]]
+            if len(values) < X.shape[0]:     # rows without this index hold 0
+                values = np.append(values, 0.0)
+            distinct = np.unique(values)
+            kind = "constant" if len(distinct) == 1 else "integer" if np.all(distinct == np.round(distinct)) \
+                else "numeric"
+            columns.append(ColumnInfo(name, kind, 0, len(distinct), [f"{v:g}" for v in distinct[:3]], "feature"))
         head = X[:PREVIEW_ROWS]
         shown = parsed.feature_names[:100]
         preview = pd.DataFrame(head[:, :len(shown)].toarray(), columns=shown)
@@ -280,9 +287,17 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
             notes.append(f"{what}: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''}.")
     if info.label_guess is None:
         for c in columns:
-            if c.name.strip().lower() in LABEL_NAMES and c.n_unique > MAX_CLASSES:
+            if c.name.strip().lower() not in LABEL_NAMES:
+                continue
+            if c.n_unique > MAX_CLASSES:
                 notes.append(f"'{c.name}' has {c.n_unique:,} distinct values, more than the {MAX_CLASSES} classes a "
                              "label may have, so no label is picked. Pick another label column, or none.")
+            elif c.n_unique < 2:
+                notes.append(f"'{c.name}' holds a single value, so it is not picked as the label: the checks that "
+                             "compare classes need at least two. Pick another label column, or none.")
+    if len(frame) < MIN_ROWS:
+        notes.append(f"Only {len(frame)} rows: too few for the comparisons to say much (the SVM split and the "
+                     f"neighbour counts want {MIN_ROWS} or more).")
     many = [c.name for c in columns if c.kind == "text" and c.role == "ignore"]
     if many:
         notes.append(f"Text columns with more than {max_categories} categories (ignored by default): "
