@@ -61,6 +61,20 @@ def test_a_grid_that_rescues_the_gaussian_kernel_makes_table4_setting_dependent(
     assert claims.rows_for(rows(1.0, 0.5))[0].verdict == "setting-dependent"
 
 
+def test_fig2_judges_the_voronoi_ik_and_shows_the_iforest_one_beside_it():
+    def fig2(rows):
+        return next(r for r in claims.rows_for(rows) if r.key == "ting2021-fig2")
+    ami = {"spectral": {"ik_anne": {"1": 0.31}, "ag": {"1": 0.30}, "ik_iforest": {"1": 0.92}},
+           "density_peaks": {"ik_anne": {"1": 0.7}, "distance": {"1": 0.4}, "ag": {"1": 0.4}}}
+    payload = {"experiment": "clustering-wgaussians", "ami": ami,
+               "table3": {"dp": {"distance": {"1": 0.4}, "ag": {"1": 0.4}, "ik": {"1": 0.7}},
+                          "sc": {"gk": {"1": 0.2}, "ag": {"1": 0.3}, "ik": {"1": 0.31}}}}
+    row = fig2(payload)
+    assert row.verdict == "does not reproduce" and "iForest IK 0.92" in row.ikviz
+    ami["spectral"]["ik_anne"]["1"] = 0.9
+    assert fig2(payload).verdict == "holds"
+
+
 def test_density_ratio_fpr_by_generator():
     def payload(uniform_gap, gaussian_gap):
         stats = lambda gap: {"10": {"mean": -gap, "std": 0.0, "seeds_ik_lower": 3}}  # noqa: E731
