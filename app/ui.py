@@ -7,6 +7,8 @@ a shared link opens exactly the same view.
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from contextlib import contextmanager
 
@@ -14,31 +16,81 @@ import streamlit as st
 
 PRESENT_KEY = "present"
 _SCOPE_KEY = "_page_scope"
+_NOTICES_KEY = "_link_notices"  # this run's corrections of link values, as text
+_NOTICE_SLOT_KEY = "_link_notice_slot"  # where page_header shows them, under the title
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+# Streamlit's number widgets refuse integers beyond JavaScript's safe range
+_JS_SAFE_INT = 2 ** 53 - 1
 
 
 def _parse(raw: str, default, options=None, min_value=None, max_value=None):
-    """Read a URL value with the type of ``default``; fall back to ``default`` if it does not fit."""
-    try:
-        if isinstance(default, bool):
-            value = raw.lower() in ("1", "true", "yes", "on")
-        elif isinstance(default, int):
-            value = int(float(raw))
-        elif isinstance(default, float):
-            value = float(raw)
-        else:
-            value = raw
-    except (TypeError, ValueError):
-        return default
+    """Read the URL value ``raw`` as a value the control accepts; never raises.
+
+    Returns ``(value, problem)``. ``problem`` is None when ``raw`` is used as
+    given, else a few words on why ``value`` differs (for the notice of
+    :func:`control`): a number out of range or not finite is clamped to the
+    nearest allowed one, a number that is not an option becomes the nearest
+    option, and anything with no sensible nearest value (``nan``, ``banana``)
+    becomes ``default``.
+    """
     if options is not None:
+        return _pick_option(raw, default, list(options))
+    if isinstance(default, bool):  # before int: bool is a subclass of int
+        word = raw.strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE, None
+        return default, "not on or off"
+    if isinstance(default, (int, float)):
+        return _clamp_number(raw, default, min_value, max_value)
+    return raw, None
+
+
+def _number(raw: str) -> float | None:
+    """``raw`` as a float (``inf`` and ``nan`` included), or None if it is no number at all."""
+    try:
+        return float(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def _pick_option(raw: str, default, options: list):
+    """The option ``raw`` names, else the nearest numeric option, else ``default`` (see :func:`_parse`)."""
+    for option in options:
         # old links spelled data set names with underscores (w_gaussians): one naming scheme now
-        match = [o for o in options if str(o) == str(value) or o == value
-                 or str(o) == str(value).replace("_", "-")]
-        return match[0] if match else default
-    if min_value is not None and value < min_value:
-        return default
-    if max_value is not None and value > max_value:
-        return default
-    return value
+        if str(option) in (raw, raw.replace("_", "-")):
+            return option, None
+    x = _number(raw)
+    numeric = [o for o in options if isinstance(o, numbers.Real) and not isinstance(o, bool)]
+    if x is None or math.isnan(x) or not numeric:
+        return default, "not one of the choices"
+    for option in numeric:
+        if option == x:  # "16.0" or "1.6e1" name the option 16 too
+            return option, None
+    # clamp first so that inf picks the largest option (every option is infinitely far from it)
+    x = min(max(x, min(numeric)), max(numeric))
+    return min(numeric, key=lambda o: abs(o - x)), "not one of the choices"
+
+
+def _clamp_number(raw: str, default, min_value, max_value):
+    """``raw`` as a number of ``default``'s type within the bounds (see :func:`_parse`)."""
+    x = _number(raw)
+    if x is None or math.isnan(x):
+        return default, "not a number"
+    low = -math.inf if min_value is None else min_value
+    high = math.inf if max_value is None else max_value
+    if isinstance(default, int):
+        low, high = max(low, -_JS_SAFE_INT), min(high, _JS_SAFE_INT)
+    clamped = min(max(x, low), high)
+    if math.isinf(clamped):  # inf with no bound on its side: nothing near it to use
+        return default, "not a finite number"
+    value = round(clamped) if isinstance(default, int) else float(clamped)
+    if value == x:
+        return value, None
+    if not math.isfinite(x):
+        return value, "not a finite number"
+    if clamped != x:
+        return value, "out of range"
+    return value, "not a whole number"
 
 
 def _to_url(value) -> str:
@@ -70,8 +122,14 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
     state = st.session_state
     if key not in state:
         raw = st.query_params.get(url_key)
-        state[key] = default if raw is None else _parse(
-            raw, default, kwargs.get("options"), kwargs.get("min_value"), kwargs.get("max_value"))
+        if raw is None:
+            state[key] = default
+        else:
+            state[key], problem = _parse(
+                raw, default, kwargs.get("options"), kwargs.get("min_value"), kwargs.get("max_value"))
+            if problem:
+                given = raw[:40].replace("`", "'")  # a link can hold anything: keep the notice short and plain
+                _note(f"`{url_key}={given}` → `{url_key}={_to_url(state[key])}` ({problem})")
     if always or not presenting():
         # widget keys need not be scoped: widgets of other pages are never drawn in the same run
         widget_key = f"_w_{url_key}"
@@ -83,6 +141,21 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
         widget(label, key=widget_key, on_change=sync, **kwargs)
     st.query_params[url_key] = _to_url(state[key])
     return state[key]
+
+
+def _note(text: str) -> None:
+    """Add a correction of a link value to this run's notice (see :func:`page_header`)."""
+    st.session_state.setdefault(_NOTICES_KEY, []).append(text)
+    _show_notices()
+
+
+def _show_notices() -> None:
+    """Draw all of this run's corrections as one warning in the page's slot (redrawn as more come)."""
+    notices = st.session_state.get(_NOTICES_KEY)
+    slot = st.session_state.get(_NOTICE_SLOT_KEY)
+    if notices and slot is not None:
+        slot.warning("Some values in the link could not be used as given:\n\n"
+                     + "\n".join(f"- {n}" for n in notices))
 
 
 def set_value(key: str, value) -> None:
@@ -107,9 +180,18 @@ def guarded(what: str):
 def page_header(title: str, intro: str) -> None:
     """Title and a one-paragraph explanation (hidden in presentation mode); call first on every page.
 
-    It also sets the page's scope for :func:`control`'s session-state keys.
+    It also sets the page's scope for :func:`control`'s session-state keys, and
+    holds the warning that lists the link values :func:`control` had to correct.
     """
-    st.session_state[_SCOPE_KEY] = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    state = st.session_state
+    state[_SCOPE_KEY] = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
     st.title(title)
+    # One slot for the corrections of link values (see control). Page controls come after this call;
+    # only Home.py's presentation toggle comes before, and it reads the link on a session's first run
+    # alone, before any slot exists: keep notices from then, start afresh on every later run.
+    if _NOTICE_SLOT_KEY in state:
+        state[_NOTICES_KEY] = []
+    state[_NOTICE_SLOT_KEY] = st.empty()
+    _show_notices()
     if not presenting():
         st.markdown(intro)

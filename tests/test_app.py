@@ -60,7 +60,9 @@ def test_shared_link_restores_the_view_and_ignores_bad_values():
     assert at.select_slider(key="_w_t").value == 500
     assert at.slider(key="_w_ref_y").value == -0.25
     assert at.select_slider(key="_w_gamma").value == 1.0  # not a number: default
-    assert at.select_slider(key="_w_n").value == 2000      # not an offered option: default
+    assert at.select_slider(key="_w_n").value == 500       # not an offered option: the nearest one
+    notice = " ".join(w.value for w in at.warning)
+    assert "`gamma=banana` → `gamma=1.0`" in notice and "`n=77` → `n=500`" in notice
 
 
 def test_presentation_mode_hides_controls_but_keeps_values():
@@ -89,6 +91,7 @@ def test_extreme_settings_render(t):  # the real computation: extreme settings m
 
 def test_pages_keep_separate_values_for_the_same_parameter():
     at = open_page("kernel_shapes", psi="1024")
+    at.query_params.clear()  # a browser's page switch drops the previous page's link values
     at.switch_page("views/density.py").run()
     assert not at.exception
     assert at.select_slider(key="_w_psi").value == 32  # the density page's own default, not 1024
