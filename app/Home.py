@@ -1,10 +1,19 @@
 """ikviz app entry point: ``streamlit run app/Home.py``."""
 
+import prepare
 import streamlit as st
-
 import ui
 
 st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/forest:", layout="wide")
+
+
+@st.cache_resource(show_spinner=False)
+def _prepare_views_once():
+    """Once per server: compute the default views and tour steps ahead if the store lacks them."""
+    return prepare.start_in_background()
+
+
+_prepare_views_once()
 
 # The page scripts live in views/, not pages/: Streamlit still serves a pages/ directory's scripts
 # on their own (no sidebar, no shared controls) when a link such as /classification names one.

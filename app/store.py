@@ -4,9 +4,9 @@ A page asks for a result with :func:`compute` (``compute(exp.run, params)``
 or ``compute(block, *args)``). The store keys it by the function and its
 arguments and then, in this order:
 
-1. returns it at once if it is held in memory (or, with ``IKVIZ_STORE_DIR``
-   set, on disk: a restarted server, or a lecture prepared in advance by
-   visiting its pages once, starts warm);
+1. returns it at once if it is held in memory or on disk (see
+   :func:`store_directory`: a restarted server, or a lecture prepared in
+   advance by ``python app/prepare.py``, starts warm);
 2. joins the computation if another session already asked for the same thing
    (single flight: thirty students opening one link cost one computation);
 3. otherwise queues it for one of a fixed number of worker threads
@@ -14,18 +14,23 @@ arguments and then, in this order:
    few at a time instead of all at once, each in a fair time.
 
 While it waits, the page shows the place in the queue, then the run's own
-``progress(fraction, text)`` with the elapsed and estimated remaining time.
+``progress(fraction, text)`` with the elapsed and estimated remaining time,
+and a cancel button. A running computation that no session waits for any more
+(cancelled, or every viewer moved on) stops at its next progress report.
 Inside a run, ``memo`` (see :mod:`ikviz.runner`) sends every building block
 through the same store, so two views that share a fitted kernel or a data set
 compute it once. Held results are bounded in bytes (``IKVIZ_STORE_MB``,
-default 512); the least recently used go first. Results are shared between
-sessions: callers must not modify them.
+default 512) and on disk (``IKVIZ_STORE_DISK_MB``, default 2048); the least
+recently used go first. Results are shared between sessions: callers must not
+modify them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
+import shutil
 import threading
 import time
 from collections import OrderedDict
@@ -35,9 +40,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ikviz.runner import block_key, block_name, call_block
+import ikviz
+from ikviz.runner import Cancelled, block_key, block_name, call_block
 
-__all__ = ["ResultsStore", "Job", "get_store", "compute"]
+__all__ = ["Job", "ResultsStore", "compute", "get_store", "store_directory"]
 
 
 def _nbytes(value, _depth: int = 0) -> int:
@@ -67,9 +73,12 @@ class Job:
         self.fraction, self.text = 0.0, ""
         self.submitted, self.started = time.monotonic(), None
         self.waiters = 0
+        self.cancelled = False
 
     def report(self, fraction: float, text: str = "") -> None:
-        """The ``progress`` callback the computation receives."""
+        """The ``progress`` callback the computation receives; stops it once nobody waits."""
+        if self.cancelled:
+            raise Cancelled(self.label)
         self.fraction = min(1.0, max(self.fraction, float(fraction)))
         self.text = text
 
@@ -112,6 +121,8 @@ class ResultsStore:
         How many top-level computations run at once; the rest queue.
     directory : str or Path, optional
         Also keep every result as a pickle here, and read it back after a restart.
+    max_disk_bytes : int
+        Bytes of pickles kept in ``directory``; the least recently used go first.
 
     Examples
     --------
@@ -123,11 +134,15 @@ class ResultsStore:
     1024
     """
 
-    def __init__(self, max_bytes: int = 512 << 20, workers: int = 2, directory: str | Path | None = None):
+    def __init__(self, max_bytes: int = 512 << 20, workers: int = 2, directory: str | Path | None = None,
+                 max_disk_bytes: int = 2048 << 20):
         self.max_bytes, self.workers = int(max_bytes), max(1, int(workers))
+        self.max_disk_bytes = int(max_disk_bytes)
         self.directory = Path(directory) if directory else None
+        self._disk_bytes = 0
         if self.directory:
             self.directory.mkdir(parents=True, exist_ok=True)
+            self._disk_bytes = sum(f.stat().st_size for f in self.directory.glob("*.pkl"))
         self._held: OrderedDict[str, tuple[object, int]] = OrderedDict()
         self._bytes = 0
         self._inflight: dict[str, Future] = {}
@@ -155,6 +170,7 @@ class ResultsStore:
                 pass
             else:
                 value = pickle.loads(blob)
+                os.utime(path)  # the disk's least recently used order (see _prune_disk)
                 self._hold(key, value, len(blob))
                 self.hits += 1
                 return True, value
@@ -182,6 +198,27 @@ class ResultsStore:
             os.replace(tmp, self.directory / f"{key}.pkl")
         with self._lock:
             self._hold(key, value, size)
+            if blob is not None and self.directory is not None:
+                self._disk_bytes += size
+                if self._disk_bytes > self.max_disk_bytes:
+                    self._prune_disk()
+
+    def _prune_disk(self) -> None:
+        """Delete the least recently used pickles down to 3/4 of the disk budget; call with the lock held."""
+        files = []
+        for path in self.directory.glob("*.pkl"):
+            try:
+                stat = path.stat()
+            except OSError:  # another server pruned it
+                continue
+            files.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in files)
+        for _, size, path in sorted(files):
+            if total <= self.max_disk_bytes * 3 // 4:
+                break
+            path.unlink(missing_ok=True)
+            total -= size
+        self._disk_bytes = total
 
     @property
     def held_bytes(self) -> int:
@@ -205,16 +242,21 @@ class ResultsStore:
     def call(self, fn: Callable, args: tuple, kwargs: dict, progress=None):
         """``fn(*args, **kwargs)``, computed at most once at a time across threads, and then held."""
         key = self.key(fn, args, kwargs)
-        with self._lock:
-            found, value = self._lookup(key)
-            if found:
-                return value
-            future = self._inflight.get(key)
-            owner = future is None
+        while True:
+            with self._lock:
+                found, value = self._lookup(key)
+                if found:
+                    return value
+                future = self._inflight.get(key)
+                owner = future is None
+                if owner:
+                    future = self._inflight[key] = Future()
             if owner:
-                future = self._inflight[key] = Future()
-        if not owner:
-            return future.result()
+                break
+            try:
+                return future.result()
+            except Cancelled:  # the job computing this shared block was cancelled; this one was not
+                continue
         try:
             value = call_block(fn, args, kwargs, self.memo, progress)
         except BaseException as exc:
@@ -254,13 +296,18 @@ class ResultsStore:
             return job
 
     def release(self, job: Job) -> None:
-        """One session stops waiting for ``job``; a queued job nobody waits for is dropped."""
+        """One session stops waiting for ``job``; a job nobody waits for is dropped, or stopped if running."""
         with self._lock:
             job.waiters -= 1
-            if job.waiters <= 0 and job.started is None and not job.done():
+            if job.waiters > 0 or job.done():
+                return
+            if job.started is None:
                 self._queue = [entry for entry in self._queue if entry[0] is not job]
                 self._jobs.pop(job.key, None)
                 job.future.cancel()
+            else:  # stops at its next progress report; a session asking again meanwhile gets a new job
+                job.cancelled = True
+                self._jobs.pop(job.key, None)
 
     def position(self, job: Job) -> int:
         """1 + the number of queued jobs ahead of ``job``; 0 once it runs."""
@@ -285,22 +332,72 @@ class ResultsStore:
                 job.future.set_result(value)
             finally:
                 with self._lock:
-                    self._jobs.pop(job.key, None)
+                    if self._jobs.get(job.key) is job:  # not a newer job for the same key (see release)
+                        del self._jobs[job.key]
 
 
 _STORE: ResultsStore | None = None
 _STORE_LOCK = threading.Lock()
 
 
+def code_fingerprint() -> str:
+    """A digest of the ikviz package's source files: a store never serves results of other code.
+
+    Examples
+    --------
+    >>> len(code_fingerprint())
+    16
+    """
+    root = Path(ikviz.__file__).parent
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def store_directory() -> Path | None:
+    """Where results persist across restarts, or None to keep them in memory only.
+
+    ``IKVIZ_STORE_DIR`` if set (empty: memory only; a lecture prepared in a
+    folder of its own), else ``$XDG_CACHE_HOME/ikviz/store/<code fingerprint>``
+    (``~/.cache`` by default), so a restarted server starts warm and a changed
+    ikviz starts afresh.
+    """
+    configured = os.environ.get("IKVIZ_STORE_DIR")
+    if configured is not None:
+        return Path(configured) if configured.strip() else None
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "ikviz" / "store" / code_fingerprint()
+
+
+def _forget_old_versions(directory: Path, days: float = 1.0) -> None:
+    """Delete the default stores of other ikviz versions untouched for ``days`` (no code can read them)."""
+    cutoff = time.time() - days * 86400
+    for sibling in directory.parent.iterdir():
+        if sibling != directory and sibling.is_dir() and sibling.stat().st_mtime < cutoff:
+            shutil.rmtree(sibling, ignore_errors=True)
+
+
 def get_store() -> ResultsStore:
-    """The process-wide store (configured by ``IKVIZ_STORE_MB``, ``IKVIZ_WORKERS``, ``IKVIZ_STORE_DIR``)."""
+    """The process-wide store (``IKVIZ_STORE_MB``, ``IKVIZ_STORE_DISK_MB``, ``IKVIZ_WORKERS``, :func:`store_directory`)."""
     global _STORE
     with _STORE_LOCK:
         if _STORE is None:
-            _STORE = ResultsStore(max_bytes=int(float(os.environ.get("IKVIZ_STORE_MB", 512)) * (1 << 20)),
-                                  workers=int(os.environ.get("IKVIZ_WORKERS", 2)),
-                                  directory=os.environ.get("IKVIZ_STORE_DIR") or None)
+            directory = store_directory()
+            try:
+                if directory is not None and "IKVIZ_STORE_DIR" not in os.environ:
+                    directory.mkdir(parents=True, exist_ok=True)
+                    _forget_old_versions(directory)
+            except OSError:  # e.g. a read-only home: results are still shared, in memory
+                directory = None
+            _STORE = ResultsStore(max_bytes=int(float(os.environ.get("IKVIZ_STORE_MB", "512")) * (1 << 20)),
+                                  workers=int(os.environ.get("IKVIZ_WORKERS", "2")), directory=directory,
+                                  max_disk_bytes=int(float(os.environ.get("IKVIZ_STORE_DISK_MB", "2048")) * (1 << 20)))
         return _STORE
+
+
+_STOPPED_KEY = "_ikviz_stopped"  # session state: the keys of computations this session cancelled
 
 
 def compute(fn: Callable, *args, inline: bool = False, **kwargs):
@@ -308,7 +405,9 @@ def compute(fn: Callable, *args, inline: bool = False, **kwargs):
 
     ``fn`` receives the store's ``memo`` and a ``progress`` callback if its
     signature has them. Exceptions of the computation are raised here (wrap
-    the call in :func:`ui.guarded`). ``inline=True`` is for quick steps (a
+    the call in :func:`ui.guarded`), and :class:`~ikviz.runner.Cancelled`
+    after the viewer pressed Cancel (``ui.guarded`` shows nothing more for
+    it: the note and a button to run it after all are drawn here). ``inline=True`` is for quick steps (a
     figure of a finished result, a file's header): they run in the page's own
     thread, still computed once and shared, instead of queueing behind other
     sessions' heavy computations.
@@ -318,12 +417,22 @@ def compute(fn: Callable, *args, inline: bool = False, **kwargs):
     store = get_store()
     if inline:
         return store.call(fn, args, kwargs)
+    key = store.key(fn, args, kwargs)
+    stopped = st.session_state.setdefault(_STOPPED_KEY, set())
+    if key in stopped:  # cancelled here: wait for a changed setting or a click, do not start it again
+        st.info("Stopped on request. Change a setting, or run it after all.")
+        st.button("Run it", key=f"_run_{key}", on_click=stopped.discard, args=(key,))
+        raise Cancelled(block_name(fn))
     job = store.submit(fn, *args, **kwargs)
     try:
         if not job.wait(0.05):
             box = st.empty()
+            with box.container():
+                bar = st.empty()
+                # the click reruns the page, which releases this job: if nobody else waits, it stops
+                st.button("Cancel", key=f"_cancel_{key}", on_click=stopped.add, args=(key,))
             while not job.wait(0.5):
-                box.progress(job.fraction, text=job.status(store.position(job)))
+                bar.progress(job.fraction, text=job.status(store.position(job)))
             box.empty()
         return job.result()
     finally:

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from ikviz.runner import Cancelled
+
 PRESENT_KEY = "present"
 _SCOPE_KEY = "_page_scope"
 _NOTICES_KEY = "_link_notices"  # this run's corrections of link values, as text
@@ -168,6 +170,8 @@ def guarded(what: str):
     """Show a readable error box instead of a traceback if computing ``what`` (e.g. "the contours") fails."""
     try:
         yield
+    except Cancelled:  # the viewer pressed Cancel: store.compute has said so
+        pass
     except ValueError as exc:
         st.error(f"Problem with {what}: {exc}")
     except MemoryError:

@@ -1,63 +1,224 @@
-"""How long a page takes to rerun after a control changes (server side, AppTest).
+"""How long each page takes for a lecturer, in headless Chromium on a freshly started server.
 
-Run from the repository root: ``python benchmarks/app_rerun.py [PAGE ...]``
-(pages: kernel_shapes, density; default all). Prints the script time of each
-rerun; the browser adds Plotly drawing on top.
+Run from the repository root (needs Debian's ``chromium`` and the ``playwright``
+Python package, no browser download)::
+
+    python benchmarks/app_rerun.py [--pages kernel-shapes density ...] [--json out.json]
+
+It starts ``streamlit run app/Home.py`` with an empty results store, opens Home
+once (the browser fetches the app's scripts: a student's first visit) and then,
+page by page in a new tab, measures (issue 16's targets in brackets):
+
+- **first figure**: opening the page's link until its first Plotly figure is drawn (2 s);
+- **complete**: until the script has finished and nothing waits any more;
+- **reload**: the same after a browser reload of the computed view (1.5 s);
+- **new value**: one arrow press on an ordinary control until the rerun is drawn (2 s);
+- **back**: the arrow press back to the computed value (0.5 s);
+- **sidebar**: afterwards, in one tab, moving to the page through the sidebar (as a
+  lecture goes from page to page; nothing new to compute).
+
+``--store DIR`` starts the server on a store prepared by ``python app/prepare.py``
+(``IKVIZ_STORE_DIR=DIR``), the state of a server after its first start.
+
+``--server-only`` instead times the script reruns in AppTest (no browser), the
+old form of this benchmark. Prints one JSON line per page and a table.
 """
 
-import statistics
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 import time
-from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+from classroom import (  # one way to start and watch a server
+    DONE_JS,
+    free_port,
+    start_server,
+)
+from playwright.async_api import async_playwright
 
-HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
-
-# page -> steps (description, widget kind, key, value); each step starts from the state the previous one left
-STEPS = {"kernel_shapes": [
-    ("ψ 64 → 128 (new kernels)", "select_slider", "_w_psi", 128),
-    ("ψ 128 → 64 (cached)", "select_slider", "_w_psi", 64),
-    ("reference x → 0.3", "slider", "_w_ref_x", 0.3),
-    ("reference y → -0.4", "slider", "_w_ref_y", -0.4),
-    ("RBF γ → 3", "select_slider", "_w_gamma", 3.0),
-    ("t 200 → 500 (new kernels)", "select_slider", "_w_t", 500),
-    ("partitioning → 5", "slider", "_w_part", 5),
-    ("seed → 1 (new data and kernels)", "number_input", "_w_seed", 1),
-], "density": [
-    ("ψ 32 → 16 (new kernels)", "select_slider", "_w_psi", 16),
-    ("reference x → 0.3", "slider", "_w_ref_x", 0.3),
-    ("probe S2 x → 0.3", "number_input", "_w_s2x", 0.3),
-    ("RBF γ → 3", "select_slider", "_w_gamma", 3.0),
-    ("t 1000 → 500 (new kernels)", "select_slider", "_w_t", 500),
-    ("seed → 1 (new data and kernels)", "number_input", "_w_seed", 1),
-]}
+# page -> the URL key of an ordinary control to move (a slider; one arrow press is one step)
+CONTROLS = {
+    "kernel-shapes": "ref_x",
+    "density": "gamma",
+    "curse-of-dimensionality": "eps",
+    "clustering": "sigma_b",
+    "classification": "n_test",
+    "tsne": "perplexity",
+    "how-ik-is-built": "psi",
+    "claims": None,
+}
+FIRST_FIGURE_JS = """() => document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot .main-svg').length"""
 
 
-def main(page: str, repeats: int = 3) -> None:
-    at = AppTest.from_file(HOME, default_timeout=300)
-    at.run()
-    at.switch_page(f"views/{page}.py")
-    start = time.perf_counter()
-    at.run()
-    print(f"{page}: first render (cold caches): {time.perf_counter() - start:.2f} s")
-    for label, kind, key, value in STEPS[page]:
+async def _until(page, ready, timeout: float) -> float | None:
+    """Seconds until ``ready(state)`` holds for the page's script state, or None after ``timeout``."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if ready(await page.evaluate(DONE_JS), page):
+            return time.monotonic() - t0
+        await asyncio.sleep(0.05)
+    return None
+
+
+def _complete(state, _page) -> bool:
+    return (state["state"] == "notRunning" and state["conn"] == "CONNECTED" and state["busy"] == 0
+            and state["titled"] > 0)
+
+
+async def _open(page, action, timeout: float) -> dict:
+    """Run ``action`` (a goto or reload) and time the first figure and the finished page."""
+    t0 = time.monotonic()
+    await action()
+    first = None
+    while time.monotonic() - t0 < timeout:
+        state = await page.evaluate(DONE_JS)
+        if state["errors"]:
+            return {"error": "exception box"}
+        if first is None and await page.evaluate(FIRST_FIGURE_JS):
+            first = time.monotonic() - t0
+        if _complete(state, page) and (first is not None or state["charts"] == 0):
+            done = time.monotonic() - t0
+            return {"first_figure_s": round(first if first is not None else done, 2), "complete_s": round(done, 2)}
+        await asyncio.sleep(0.05)
+    return {"error": "timeout"}
+
+
+async def _move(page, key: str, press: str, timeout: float) -> float | None:
+    """One arrow press on control ``key``; seconds until the rerun it starts has been drawn."""
+    thumb = page.locator(f".st-key-_w_{key} input[type='range']")
+    if not await thumb.count():
+        return None
+    await thumb.first.focus()
+    t0 = time.monotonic()
+    await page.keyboard.press(press)
+    # the rerun starts after the slider's own debounce; wait to see it start before waiting for its end
+    await _until(page, lambda s, _p: s["state"] != "notRunning", 3.0)
+    rest = await _until(page, _complete, timeout)
+    return None if rest is None else round(time.monotonic() - t0, 2)
+
+
+async def measure(ctx, base: str, path: str, timeout: float) -> dict:
+    """One page in a new tab of ``ctx`` (whose browser cache already holds the app's scripts)."""
+    page = await ctx.new_page()
+    row: dict = {"page": path}
+    try:
+        first = await _open(page, lambda: page.goto(f"{base}/{path}", wait_until="commit"), timeout)
+        row.update({f"first_{k}": v for k, v in first.items()})
+        reload = await _open(page, lambda: page.reload(wait_until="commit"), timeout)
+        row.update({f"reload_{k}": v for k, v in reload.items()})
+        key = CONTROLS.get(path)
+        if key and "error" not in reload:
+            row["new_value_s"] = await _move(page, key, "ArrowRight", timeout)
+            row["back_s"] = await _move(page, key, "ArrowLeft", timeout)
+    finally:
+        await page.close()
+    return row
+
+
+async def browser_main(args) -> list[dict]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    empty = tempfile.mkdtemp(prefix="ikviz-store-")
+    # a prepared store (app/prepare.py), or an empty one that nothing fills in the background
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "IKVIZ_STORE_DIR": args.store or empty, "IKVIZ_PREPARE": "0"}
+    t0 = time.monotonic()
+    server = start_server(port, env)
+    print(json.dumps({"server_start_s": round(time.monotonic() - t0, 2)}), flush=True)
+    rows = []
+    try:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=args.chromium, headless=True,
+                                               args=["--no-sandbox", "--disable-dev-shm-usage"])
+            ctx = await browser.new_context(viewport={"width": 1400, "height": 900})
+            # a student's first visit: the browser fetches and compiles the app's scripts once
+            home = await ctx.new_page()
+            cold = await _open(home, lambda: home.goto(base, wait_until="commit"), args.timeout)
+            print(json.dumps({"home_cold_browser_s": cold.get("complete_s")}), flush=True)
+            await home.close()
+            for path in args.pages:
+                rows.append(await measure(ctx, base, path, args.timeout))
+                print(json.dumps(rows[-1]), flush=True)
+            # the lecture's own path: one tab, from page to page through the sidebar (everything computed)
+            tab = await ctx.new_page()
+            await _open(tab, lambda: tab.goto(base, wait_until="commit"), args.timeout)
+            for row in rows:
+                link = tab.locator(f'[data-testid="stSidebarNav"] a[href$="/{row["page"]}"]')
+                moved = await _open(tab, lambda link=link: link.first.click(), args.timeout)
+                row.update({f"sidebar_{k}": v for k, v in moved.items()})
+                print(json.dumps({"page": row["page"], **{k: v for k, v in row.items() if k.startswith("sidebar")}}),
+                      flush=True)
+            await browser.close()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        shutil.rmtree(empty, ignore_errors=True)
+    return rows
+
+
+def print_table(rows: list[dict]) -> None:
+    cols = [("first figure", "first_first_figure_s"), ("complete", "first_complete_s"),
+            ("reload figure", "reload_first_figure_s"), ("reload complete", "reload_complete_s"),
+            ("new value", "new_value_s"), ("back", "back_s"), ("sidebar figure", "sidebar_first_figure_s"),
+            ("sidebar complete", "sidebar_complete_s")]
+    print("\n| page | " + " | ".join(c for c, _ in cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for row in rows:
+        cells = [row.get(k, row.get("first_error", "")) for _, k in cols]
+        print(f"| {row['page']} | " + " | ".join("–" if c is None or c == "" else str(c) for c in cells) + " |")
+
+
+def server_only(pages: list[str], repeats: int = 3) -> None:
+    """The script's own rerun time in AppTest: first render, then each page's control moved."""
+    import statistics
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    home = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
+    for path in pages:
+        at = AppTest.from_file(home, default_timeout=600)
+        at.run()
+        at.switch_page(f"views/{path.replace('-', '_')}.py")
+        start = time.perf_counter()
+        at.run()
+        print(f"{path}: first render {time.perf_counter() - start:.2f} s")
+        key = CONTROLS.get(path)
+        widgets = [w for kind in ("slider", "select_slider") for w in getattr(at, kind) if w.key == f"_w_{key}"]
+        if not widgets:
+            continue
         times = []
-        for i in range(repeats):
-            # alternate between the target and the previous value so every repeat is a real change
-            widget = getattr(at, kind)(key=key)
-            previous = widget.value
-            widget.set_value(value)
+        for _ in range(repeats):
             start = time.perf_counter()
             at.run()
             times.append(time.perf_counter() - start)
-            if i < repeats - 1:
-                getattr(at, kind)(key=key).set_value(previous)
-                at.run()
-        assert not at.exception, at.exception
-        print(f"{label:<36} first {times[0]:.2f} s, then median {statistics.median(times[1:]):.2f} s")
+        print(f"{path}: unchanged rerun, median {statistics.median(times):.2f} s")
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or STEPS:
-        main(name)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", nargs="+", default=[p for p in CONTROLS])
+    parser.add_argument("--store", help="a results store prepared by app/prepare.py; default: an empty one")
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--json", help="also write the rows here")
+    parser.add_argument("--server-only", action="store_true")
+    args = parser.parse_args()
+    if args.server_only:
+        server_only(args.pages)
+        sys.exit(0)
+    result = asyncio.run(browser_main(args))
+    print_table(result)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(result, fh, indent=1)

@@ -130,7 +130,7 @@ async def tour(browser, base: str) -> None:
             if s["state"] == "notRunning" and s["busy"] == 0:
                 break
             await asyncio.sleep(0.3)
-        sliders = page.locator('[data-testid="stSlider"] [role="slider"]')
+        sliders = page.locator('[data-testid="stSlider"] input[type="range"]')
         if await sliders.count():
             await sliders.first.focus()
             for _ in range(3):

@@ -14,6 +14,8 @@ of one view), and ``Result`` a dataclass of arrays the figure builders read.
 ``progress``
     ``progress(fraction, text)``: ``fraction`` in [0, 1] of the whole run,
     ``text`` a few words on the current stage ("GK: iteration 300 of 750").
+    It may raise :class:`Cancelled` when nobody wants the result any more (the
+    app's cancel button); a run lets it propagate, so it stops at its next report.
 
 Without a ``memo``, a run keeps each distinct block for its own duration only
 (:class:`RunMemo`), and ``progress`` does nothing, so a script calls
@@ -44,8 +46,30 @@ from concurrent.futures import Future
 Progress = Callable[[float, str], None]
 Memo = Callable[[Callable], Callable]
 
-__all__ = ["Progress", "Memo", "RunMemo", "block_key", "block_name", "call_block", "no_memo", "no_progress", "resolve",
-           "within"]
+__all__ = [
+    "Cancelled",
+    "Memo",
+    "Progress",
+    "RunMemo",
+    "block_key",
+    "block_name",
+    "call_block",
+    "no_memo",
+    "no_progress",
+    "resolve",
+    "within",
+]
+
+
+class Cancelled(Exception):
+    """Raised by a ``progress`` callback to stop a run whose result nobody waits for any more.
+
+    Examples
+    --------
+    >>> from ikviz.runner import Cancelled
+    >>> issubclass(Cancelled, Exception)
+    True
+    """
 
 
 def block_name(fn: Callable) -> str:

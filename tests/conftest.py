@@ -1,7 +1,12 @@
+import os
+
 import numpy as np
 import pytest
 
 from ikviz import IsolationKernel
+
+# the app's results store keeps results in memory only during tests (no stale results from disk)
+os.environ["IKVIZ_STORE_DIR"] = ""
 
 # the IK variants every property test runs on
 VARIANTS = {

@@ -388,3 +388,14 @@ def test_pipeline_benchmark_runs_and_is_wired_to_the_cli():
     assert args.n == 500 and args.psi == 64 and args.t == 200 and args.func.__name__ == "_bench_pipeline"
     with pytest.raises(ValueError, match="no test rows"):
         bench_pipeline(dataset="wine", n=178)
+
+
+def test_a_fresh_test_sample_over_the_memory_budget_is_refused_before_it_is_allocated():
+    from ikviz.experiments.classification import TEST_BUDGET_BYTES, DataSpec, largest_test_size, make_data
+
+    big = DataSpec("w-gaussians", w=5000, n_test=50000)  # inside the page's slider ranges: 4 GB of test data
+    capped = largest_test_size(big)
+    assert capped * 8 * 10_000 <= TEST_BUDGET_BYTES < (capped + 1) * 8 * 10_000
+    with pytest.raises(ValueError, match=r"50,000 test points in 10,000 dimensions would take 3\.7 GiB"):
+        make_data(big)
+    assert largest_test_size(DataSpec("density-ratio", n_test=50000)) == 50000

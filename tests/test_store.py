@@ -122,3 +122,99 @@ def test_results_persist_on_disk_for_a_restarted_server(tmp_path):
 def test_lambdas_are_refused_because_their_name_is_not_an_identity():
     with pytest.raises(TypeError, match="module-level function"):
         ResultsStore(workers=1).memo(lambda x: x)(1)
+
+
+STEPS = []
+
+
+def many_steps(n, *, progress):
+    """A computation that reports after each of ``n`` short steps (a cancel stops it at a report)."""
+    for i in range(n):
+        progress(i / n, f"step {i}")
+        STEPS.append(i)
+        time.sleep(0.002)
+    return n
+
+
+def test_a_running_job_nobody_waits_for_stops_at_its_next_report():
+    STEPS.clear()
+    store = ResultsStore(workers=1)
+    job = store.submit(many_steps, 1000)
+    while not STEPS:
+        time.sleep(0.01)
+    store.release(job)  # the only viewer pressed Cancel (or moved on)
+    assert job.wait(5)
+    assert type(job.future.exception()).__name__ == "Cancelled"
+    assert len(STEPS) < 1000
+    again = store.submit(many_steps, 3)  # nothing of the cancelled run is held: a new job computes
+    assert again.wait(5) and again.result() == 3
+    assert store.peek(many_steps, 1000) == (False, None)
+
+
+def test_a_job_another_viewer_still_waits_for_is_not_cancelled():
+    STEPS.clear()
+    store = ResultsStore(workers=1)
+    first = store.submit(many_steps, 30)
+    second = store.submit(many_steps, 30)  # a second viewer of the same link joins the same job
+    assert first is second
+    store.release(first)
+    assert second.wait(5) and second.result() == 30 and len(STEPS) == 30
+
+
+def test_asking_again_while_a_cancelled_run_winds_down_computes_afresh():
+    STEPS.clear()
+    store = ResultsStore(workers=2)
+    job = store.submit(many_steps, 1000)
+    while not STEPS:
+        time.sleep(0.01)
+    store.release(job)
+    again = store.submit(many_steps, 1000)  # a new job for the same key, not the cancelled one
+    assert again is not job
+    assert again.wait(30) and again.result() == 1000
+
+
+def test_disk_holds_at_most_its_budget_dropping_the_least_recently_used(tmp_path):
+    store = ResultsStore(directory=tmp_path, max_disk_bytes=40_000)  # each result pickles to ~8,150 bytes
+    for x in range(8):
+        store.memo(slow_square)(x, delay=0.0)
+        time.sleep(0.01)  # distinct modification times
+    files = list(tmp_path.glob("*.pkl"))
+    assert sum(f.stat().st_size for f in files) <= 40_000
+    assert store.peek(slow_square, 7, delay=0.0)[0]          # the newest is kept
+    restarted = ResultsStore(directory=tmp_path)
+    assert not restarted.peek(slow_square, 0, delay=0.0)[0]  # the oldest went first
+
+
+def test_default_directory_depends_on_the_code_and_can_be_switched_off(monkeypatch, tmp_path):
+    import store as store_module
+
+    monkeypatch.delenv("IKVIZ_STORE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    default = store_module.store_directory()
+    assert default == tmp_path / "ikviz" / "store" / store_module.code_fingerprint()
+    monkeypatch.setenv("IKVIZ_STORE_DIR", "")
+    assert store_module.store_directory() is None
+    monkeypatch.setenv("IKVIZ_STORE_DIR", str(tmp_path / "lecture"))
+    assert store_module.store_directory() == tmp_path / "lecture"
+
+
+def test_a_cancelled_view_waits_for_run_it_instead_of_starting_again():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import store
+        import streamlit as st
+        import ui
+        from test_store import slow_square
+
+        with ui.guarded("the squares"):
+            st.metric("sum", float(store.compute(slow_square, 3, delay=0.0).sum()))
+
+    at = AppTest.from_function(page)
+    key = ResultsStore.key(slow_square, (3,), {"delay": 0.0})
+    at.session_state["_ikviz_stopped"] = {key}  # as the Cancel button leaves it
+    at.run()
+    assert not at.exception and not at.error and not at.metric
+    assert "Stopped on request" in at.info[0].value and CALLS == []
+    at.button(key=f"_run_{key}").click().run()
+    assert at.metric[0].value == "3000.0" and CALLS == [3]

@@ -1,6 +1,7 @@
 """Classification lab (ting2018 §3-4, ting2021 §4.2.3, lu2016, wang2017): SVMs and online learners."""
 
 import math
+from dataclasses import replace
 
 import streamlit as st
 
@@ -74,6 +75,12 @@ def svm_tab():
 
     spec = exp.DataSpec(dataset=dataset, ratio=float(ratio), shape=shape, w=int(w), n=500 if dataset == "density-ratio" else 1000,
                         n_test=int(n_test), fresh_test=bool(fresh), seed=int(seed))
+    if fresh and dataset in exp.SYNTHETIC and exp.largest_test_size(spec) < spec.n_test:
+        capped = exp.largest_test_size(spec)
+        st.info(f"{spec.n_test:,} test points in {2 * spec.w:,} dimensions would take "
+                f"{spec.n_test * 16 * spec.w / 2**30:.1f} GiB; using {capped:,} test points, the most "
+                f"that fit one view's {exp.TEST_BUDGET_BYTES >> 20} MiB memory budget.")
+        spec = replace(spec, n_test=capped)
     p = exp.Params(data=spec, kernels=KERNELS, tuning=tuning, grid=grid, gamma=float(gamma), psi=int(psi), t=int(t),
                    ik_method=ik_method, seed=int(seed))
     with ui.guarded("the SVM comparison"):

@@ -27,6 +27,9 @@ from ..learn.svm import KERNELS, LABELS, TUNED, Evaluation, cv_accuracy, fit_eva
 from ..runner import Memo, Progress, resolve, within
 
 SYNTHETIC = ("density-ratio", "w-gaussians")
+# One view's fresh test sample is held whole (every kernel is scored on it): at most this many bytes.
+# 50,000 test points of w-Gaussians at w = 5,000 (10,000 dimensions) would be 4 GB.
+TEST_BUDGET_BYTES = 512 << 20
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,24 @@ class DataSpec:
         object.__setattr__(self, "dataset", canonical_name(self.dataset))
 
 
+def largest_test_size(spec: DataSpec) -> int:
+    """The largest fresh test sample of ``spec`` (at most ``spec.n_test``) within :data:`TEST_BUDGET_BYTES`.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, largest_test_size
+    >>> largest_test_size(DataSpec("w-gaussians", w=5000, n_test=50000))
+    6710
+    >>> largest_test_size(DataSpec("density-ratio", n_test=50000))
+    50000
+    """
+    return int(min(spec.n_test, TEST_BUDGET_BYTES // (8 * _dimensions(spec))))
+
+
+def _dimensions(spec: DataSpec) -> int:
+    return 2 if spec.dataset == "density-ratio" else 2 * spec.w
+
+
 def _generate(spec: DataSpec, n: int, seed: int):
     if spec.dataset == "density-ratio":
         return load("density-ratio", n=n, ratio=spec.ratio, shape=spec.shape, seed=seed)
@@ -78,6 +99,11 @@ def make_data(spec: DataSpec):
     ((100, 2), (400, 2), [0, 1])
     """
     if spec.dataset in SYNTHETIC:
+        if spec.fresh_test and spec.n_test > largest_test_size(spec):  # refused before allocating it
+            raise ValueError(f"{spec.n_test:,} test points in {_dimensions(spec):,} dimensions would take "
+                             f"{spec.n_test * 8 * _dimensions(spec) / 2**30:.1f} GiB, over the "
+                             f"{TEST_BUDGET_BYTES >> 20} MiB budget of one view; use at most "
+                             f"{largest_test_size(spec):,} (largest_test_size).")
         X, y = _generate(spec, spec.n, spec.seed)
         if spec.fresh_test:
             Xt, yt = _generate(spec, spec.n_test, spec.seed + 1_000_000)
