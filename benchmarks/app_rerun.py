@@ -55,14 +55,31 @@ CONTROLS = {
     "how-ik-is-built": "psi",
     "claims": None,
 }
-FIRST_FIGURE_JS = """() => document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot .main-svg').length"""
+FIRST_FIGURE_JS = """() => document.querySelectorAll(
+  '[data-testid="stMain"] [data-stale="false"] .js-plotly-plot .main-svg').length"""
+
+
+async def _state(page) -> dict | None:
+    """The page's script state (see classroom.DONE_JS), or None while a new document is still loading."""
+    try:
+        return await page.evaluate(DONE_JS)
+    except Exception:  # the document was replaced between two polls
+        return None
+
+
+async def _count_figures(page) -> int:
+    try:
+        return await page.evaluate(FIRST_FIGURE_JS)
+    except Exception:
+        return 0
 
 
 async def _until(page, ready, timeout: float) -> float | None:
     """Seconds until ``ready(state)`` holds for the page's script state, or None after ``timeout``."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
-        if ready(await page.evaluate(DONE_JS), page):
+        state = await _state(page)
+        if state is not None and ready(state, page):
             return time.monotonic() - t0
         await asyncio.sleep(0.05)
     return None
@@ -73,16 +90,21 @@ def _complete(state, _page) -> bool:
             and state["titled"] > 0)
 
 
-async def _open(page, action, timeout: float) -> dict:
-    """Run ``action`` (a goto or reload) and time the first figure and the finished page."""
+async def _open(page, action, timeout: float, in_app: bool = False) -> dict:
+    """Run ``action`` (a goto, a reload or, ``in_app``, a click) and time the first figure and the finished page."""
     t0 = time.monotonic()
     await action()
+    if in_app:  # the same document: wait for the page's own run to start, not the previous page's end
+        await _until(page, lambda s, _p: s["state"] != "notRunning", 3.0)
     first = None
     while time.monotonic() - t0 < timeout:
-        state = await page.evaluate(DONE_JS)
+        state = await _state(page)
+        if state is None:
+            await asyncio.sleep(0.05)
+            continue
         if state["errors"]:
             return {"error": "exception box"}
-        if first is None and await page.evaluate(FIRST_FIGURE_JS):
+        if first is None and await _count_figures(page):
             first = time.monotonic() - t0
         if _complete(state, page) and (first is not None or state["charts"] == 0):
             done = time.monotonic() - t0
@@ -151,7 +173,7 @@ async def browser_main(args) -> list[dict]:
             await _open(tab, lambda: tab.goto(base, wait_until="commit"), args.timeout)
             for row in rows:
                 link = tab.locator(f'[data-testid="stSidebarNav"] a[href$="/{row["page"]}"]')
-                moved = await _open(tab, lambda link=link: link.first.click(), args.timeout)
+                moved = await _open(tab, lambda link=link: link.first.click(), args.timeout, in_app=True)
                 row.update({f"sidebar_{k}": v for k, v in moved.items()})
                 print(json.dumps({"page": row["page"], **{k: v for k, v in row.items() if k.startswith("sidebar")}}),
                       flush=True)

@@ -41,7 +41,7 @@ def show(rows) -> None:
           "the paper says": r.statement, "size": "reduced" if r.quick else "full"} for r in rows])
     styled = frame.style.map(lambda v: f"background-color: {SHADE.get(v, '')}", subset=["verdict"])
     table_box.dataframe(
-        styled, hide_index=True, use_container_width=True, height=min(38 + 35 * len(rows), 800),
+        styled, hide_index=True, width="stretch", height=min(38 + 35 * len(rows), 800),
         column_config={"where": st.column_config.TextColumn(width="medium"),
                        "verdict": st.column_config.TextColumn(width=140),   # "does not reproduce" in full
                        "paper's number": st.column_config.TextColumn(width="medium"),
