@@ -2,6 +2,7 @@
 
 import prepare
 import streamlit as st
+import tour
 import ui
 
 st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/forest:", layout="wide")
@@ -19,6 +20,8 @@ _prepare_views_once()
 # on their own (no sidebar, no shared controls) when a link such as /classification names one.
 pages = [
     st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("views/how_ik_is_built.py", title="How IK is built", icon=":material/animation:",
+            url_path="how-ik-is-built"),
     st.Page("views/kernel_shapes.py", title="Kernel shapes", icon=":material/blur_on:", url_path="kernel-shapes"),
     st.Page("views/density.py", title="Density adaptivity", icon=":material/scatter_plot:", url_path="density"),
     st.Page("views/curse_of_dimensionality.py", title="Curse of dimensionality", icon=":material/view_in_ar:",
@@ -36,5 +39,8 @@ with st.sidebar:
     ui.control(st.toggle, "Presentation mode", ui.PRESENT_KEY, False, always=True, scoped=False,
                help="Hide the controls and explanations, for projecting in a lecture. "
                     "The setting is part of the link, so a shared link opens the same way.")
+    tour.sidebar_links()
 
+# a guided tour's step (?tour=...&step=...): its bar on top, its control pinned in presentation mode
+tour.bar()
 page.run()

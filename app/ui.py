@@ -117,8 +117,10 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
     ``key`` is the URL parameter; in session state it is scoped to the page
     (see :func:`page_header`) unless ``scoped=False``, so two pages can both
     have a ``psi`` with different ranges. In presentation mode the widget is
-    not drawn (unless ``always``) and the last value is kept. ``kwargs`` go to
-    the widget (``options``, ``min_value``, ``max_value``, ``step``, ``help``...).
+    not drawn (unless ``always``, or ``key`` is the control a guided tour's
+    step pins: ``st.session_state["_pinned"]``, see ``tour.py``) and the last
+    value is kept. ``kwargs`` go to the widget (``options``, ``min_value``,
+    ``max_value``, ``step``, ``help``...).
     """
     url_key, key = key, (state_key(key) if scoped else key)
     state = st.session_state
@@ -132,7 +134,7 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
             if problem:
                 given = raw[:40].replace("`", "'")  # a link can hold anything: keep the notice short and plain
                 _note(f"`{url_key}={given}` → `{url_key}={_to_url(state[key])}` ({problem})")
-    if always or not presenting():
+    if always or not presenting() or st.session_state.get("_pinned") == url_key:
         # widget keys need not be scoped: widgets of other pages are never drawn in the same run
         widget_key = f"_w_{url_key}"
         state[widget_key] = state[key]
@@ -199,3 +201,76 @@ def page_header(title: str, intro: str) -> None:
     _show_notices()
     if not presenting():
         st.markdown(intro)
+
+
+# ------------------------------------------------------------------ figures, with their numbers and code
+def _projector(fig):
+    """``fig`` enlarged for a projector (``ikviz.plots.style.projector``, once it exists), else as it is."""
+    from ikviz.plots import style
+
+    return getattr(style, "projector", lambda f: f)(fig)
+
+
+def _snippet(source) -> str | None:
+    """The Python snippet of ``source``: ``(fn, params)`` or ``(fn, args, kwargs)``; None if it cannot be written."""
+    from ikviz.export import python_snippet
+
+    fn, *rest = source
+    if len(rest) == 2 and isinstance(rest[0], tuple) and isinstance(rest[1], dict):
+        args, kwargs = rest
+    else:
+        args, kwargs = tuple(rest), {}
+    try:
+        return python_snippet(fn, *args, **kwargs)
+    except TypeError:  # a function or an argument with no importable name: no snippet rather than an error
+        return None
+
+
+def figure(fig, key: str, *, source=None, **kwargs):
+    """Draw Plotly figure ``fig`` full width and, under it, an **Export** menu with its numbers and code.
+
+    The menu offers the numbers the figure draws as CSV and JSON (built only
+    when a button is clicked, see :mod:`ikviz.export`) and, when ``source``
+    is given, a Python snippet that recomputes the result outside the app:
+    ``source=(run, params)`` for ``store.compute(run, params)``, or
+    ``(fn, args, kwargs)`` for ``store.compute(fn, *args, **kwargs)``.
+    In presentation mode the figure is enlarged for projectors and the menu
+    is hidden. Plotly's own toolbar keeps its camera button for a PNG.
+    ``kwargs`` go to ``st.plotly_chart`` (``on_select``, ``selection_mode``,
+    ``config``...); returns what it returns (the selection of a clickable chart).
+    """
+    config = {"displaylogo": False,
+              "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
+              **(kwargs.pop("config", None) or {})}
+    shown = _projector(fig) if presenting() else fig
+    state = st.plotly_chart(shown, key=key, width="stretch", config=config, **kwargs)
+    if not presenting():
+        _export_menu(fig, key, source)
+    return state
+
+
+def _file_stem(key: str) -> str:
+    """A download's file name without extension: the page and the chart, e.g. ``kernel-shapes-chart_rbf``."""
+    scope = st.session_state.get(_SCOPE_KEY, "")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{scope}-{key}" if scope else key).strip("-")
+
+
+def _export_menu(fig, key: str, source) -> None:
+    from ikviz import export
+
+    stem = _file_stem(key)
+    with st.popover("Export", icon=":material/download:", type="tertiary", key=f"{key}:export"):
+        st.caption("The numbers this figure draws, one row per point (heatmaps: one row per cell). "
+                   "For a picture, use the camera button above the figure.")
+        csv, js = st.columns(2)
+        # callables: the files are built only when the button is clicked, and clicking reruns nothing
+        csv.download_button("CSV", data=lambda: export.figure_csv(fig), file_name=f"{stem}.csv", mime="text/csv",
+                            key=f"{key}:csv", on_click="ignore", icon=":material/table:")
+        js.download_button("JSON", data=lambda: export.figure_json(fig), file_name=f"{stem}.json",
+                           mime="application/json", key=f"{key}:json", on_click="ignore",
+                           icon=":material/data_object:")
+        if source is not None:
+            code = _snippet(source)
+            if code is not None:
+                st.caption("Recompute it outside the app (after `pip install -e .` in the ikviz folder):")
+                st.code(code, language="python")

@@ -109,22 +109,25 @@ def svm_tab():
                 cols = st.columns(3)
                 for col, k in zip(cols, row):
                     with col:
-                        st.plotly_chart(plots.regions_figure(result, k, box=box, disc=disc), key=f"regions_{k}")
+                        ui.figure(plots.regions_figure(result, k, box=box, disc=disc), f"regions_{k}",
+                                  source=(exp.run, p))
         if tuning == "cv":
-            st.plotly_chart(plots.cv_figure(result), key="cv_curves")
+            ui.figure(plots.cv_figure(result), "cv_curves", source=(exp.run, p))
         if not ui.presenting():
-            st.markdown(_svm_note(dataset, grid, shape))
+            st.markdown(_svm_note(dataset, grid, shape, tuning))
 
     st.subheader("Paired runs over seeds")
     c1, c2 = st.columns([1, 3])
     with c1:
         n_seeds = ui.control(st.select_slider, "seeds", "seeds", 5, options=SEEDS)
         go = ui.control(st.toggle, "run the paired comparison", "paired", False,
-                        help="Every kernel on the same data per seed; CV per seed. Slow: a few seconds per seed.")
+                        help="For each seed, a fresh draw of the data and every kernel fitted on it, with its "
+                             "own CV: the comparison above, once per seed. Progress is shown while it runs.")
     if go:
         with ui.guarded("the paired runs"):
             seeds = tuple(range(int(seed), int(seed) + n_seeds))
-            res = store.compute(exp.paired_runs, exp.PairedParams(p, seeds))
+            paired = exp.PairedParams(p, seeds)
+            res = store.compute(exp.paired_runs, paired)
             with c2:
                 st.dataframe([{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
                               for r in res.summary()], hide_index=True)
@@ -138,9 +141,9 @@ def svm_tab():
                     else:
                         st.caption(f"{shape} generator, ratio 1:1: the paper claims lower FPR for IK only at "
                                    "ratios > 1 (at 1:1 it reports IK 0.032 vs RBF 0.008).")
-                st.plotly_chart(plots.paired_figure(res, "FPR"), key="paired_fpr")
+                ui.figure(plots.paired_figure(res, "FPR"), "paired_fpr", source=(exp.paired_runs, paired))
             else:
-                st.plotly_chart(plots.paired_figure(res, "accuracy"), key="paired_acc")
+                ui.figure(plots.paired_figure(res, "accuracy"), "paired_acc", source=(exp.paired_runs, paired))
 
 
 def _svm_table(result):
@@ -171,7 +174,7 @@ def _single_fpr_text(result, ratio):
             "nothing; the paired runs below say whether it holds across seeds.")
 
 
-def _svm_note(dataset, grid, shape="uniform"):
+def _svm_note(dataset, grid, shape="uniform", tuning="cv"):
     if dataset == "density-ratio":
         where = ("The dense positive class sits in the unit square; the sparse negative class covers a larger "
                  "square that overlaps it in the dotted strip." if shape == "uniform" else
@@ -189,7 +192,10 @@ def _svm_note(dataset, grid, shape="uniform"):
                 "origin. The linear kernel cannot separate them (≈ 0.5), IK can (≈ 1.0). The paper's Gaussian "
                 "kernel scored 0.62 at w = 5,000 because its grid fixes σ = d·μ with μ ≥ 2^-5, i.e. σ ≥ 312 "
                 "for d = 10,000: far too wide. The ting2018 γ grid reaches the narrow kernels it needs. "
-                f"This run uses the **{grid}** grid; switch grids to see the difference.")
+                + (f"This run uses the **{grid}** grid; switch the CV grid to see the difference."
+                   if tuning == "cv" else
+                   "This run takes γ and ψ from the sliders, so no grid is used; choose **5-fold CV** under "
+                   "*parameters* to compare the two grids."))
     return ("Real data are min-max scaled on the training rows and split 80/20 (stratified, by seed). "
             "FPR and FNR treat the second class as positive.")
 
@@ -237,7 +243,7 @@ def online_tab():
                    tune_eta=bool(tune))
     with ui.guarded("the online learners"):
         result = store.compute(onl.run, p)
-        st.plotly_chart(plots.mistake_curve_figure(result), key="mistakes")
+        ui.figure(plots.mistake_curve_figure(result), "mistakes", source=(onl.run, p))
         st.dataframe([{"method": r["method"], "final mistake rate": round(r["mistake rate"], 4),
                        "η": r["η"], "seconds": round(r["seconds"], 3), "examples/s": int(r["examples/s"]),
                        "features": r["features"]} for r in result.table()], hide_index=True)

@@ -66,19 +66,20 @@ def instability_section():
                               t_trials=trials, seed=int(seed))
     with ui.guarded("the instability curves"):
         # eps only enters the summaries: one stored result serves both panels and every eps
-        result = store.compute(exp.run_instability, replace(p, eps=exp.InstabilityParams.eps))
+        source = (exp.run_instability, replace(p, eps=exp.InstabilityParams.eps))
+        result = store.compute(*source)
         views = exp.instability_views(result, (exp.PAPER_EPS, eps))
         titles = {e: exp.EPS_VIEWS.get(e, f"your choice: ε = {e:g}") for e in views}
         paper = views[exp.PAPER_EPS]
 
         left, right = st.columns([1, 2])
         with left:
-            st.plotly_chart(plots.dataset_figure(result.preview, result.labels, p.offset), key="chart_data")
+            ui.figure(plots.dataset_figure(result.preview, result.labels, p.offset), "chart_data", source=source)
         with right:
-            st.plotly_chart(plots.variance_figure(paper), key="chart_variance")
-        st.plotly_chart(plots.neps_by_eps_figure(views, titles), key="chart_neps")
+            ui.figure(plots.variance_figure(paper), "chart_variance", source=source)
+        ui.figure(plots.neps_by_eps_figure(views, titles), "chart_neps", source=source)
         show_findings(views, titles, p)
-        st.plotly_chart(plots.t_curve_figure(paper), key="chart_tcurve")
+        ui.figure(plots.t_curve_figure(paper), "chart_tcurve", source=source)
         if not ui.presenting():
             st.caption(
                 f"App. D: IK's N_eps (paper's ε = {exp.PAPER_EPS:g}) at d = {d_max:,} as t grows (mean ± standard "
@@ -153,7 +154,7 @@ def hubness_section():
                           sigma=hub_sigma, seed=int(seed))
     with ui.guarded("the k-occurrence distributions"):
         summary = exp.hubness_summary(store.compute(exp.run_hubness, p))
-        st.plotly_chart(plots.hubness_figure(summary), key="chart_hubness")
+        ui.figure(plots.hubness_figure(summary), "chart_hubness", source=(exp.run_hubness, p))
         st.dataframe({"measure": [LABELS[m] for m in measures],
                       **{f"skewness d={d}": [round(summary["skewness"][m][d], 2) for m in measures]
                          for d in p.d_values},
@@ -183,7 +184,7 @@ def indexing_section():
     p = idx.Params(dataset=dataset, n_max=n_max, k=k, psi=idx_psi, t=idx_t, seed=int(seed))
     with ui.guarded("the indexing comparison"):
         summary = idx.summary(store.compute(idx.run, p))
-        st.plotly_chart(idx_plots.indexing_figure(summary, p.k), key="chart_indexing")
+        ui.figure(idx_plots.indexing_figure(summary, p.k), "chart_indexing", source=(idx.run, p))
         rows = summary["methods"]
         st.dataframe({
             "method": [idx.METHODS[m] for m in rows],

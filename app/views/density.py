@@ -31,32 +31,40 @@ def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
     """One row of clickable contour plots, one per kernel; ``cells`` draws one partitioning of each IK."""
     for col, kernel in zip(st.columns(len(kernels)), kernels):
         with col:
-            z = store.compute(surfaces.surface, kernel, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref,
-                              grid=p.grid, seed=p.seed)
+            settings = {"psi": p.psi, "t": p.t, "gamma": p.gamma, "ref": ref, "grid": p.grid, "seed": p.seed}
+            z = store.compute(surfaces.surface, kernel, spec, **settings)
             part = (store.compute(surfaces.partition_cells, kernel, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
                     if cells and kernel in surfaces.IK_KERNELS else None)
             chart_key = f"density_{keys[0]}_{kernel}"
             fig = similarity_contour(surfaces.grid_axis(p.grid), z, title=surfaces.KERNELS[kernel][0], ref=ref,
                                      data=data, probes=probes, partition=part, clickable=True, height=380)
-            st.plotly_chart(fig, key=chart_key, selection_mode="points", config={"displayModeBar": False},
-                            on_select=lambda c=chart_key: move_reference(c, *keys))
+            # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
+            ui.figure(fig, chart_key, source=(surfaces.surface, (kernel, spec), settings),
+                      selection_mode="points", config={"modeBarButtons": [["toImage"]]},
+                      on_select=lambda c=chart_key: move_reference(c, *keys))
 
 
 ui.page_header(
     "Density adaptivity",
     "Isolation Kernel is **data-dependent**: its cells are large where the data are sparse and small "
     "where they are dense, so two points in a sparse region are *more* similar than two points the same "
-    "distance apart in a dense region. Laplacian L_ψ and RBF look only at the distance. The square below "
-    "has four quadrants of different density (densest bottom-left, sparsest top-right); **S** and **D** "
-    "are two probe pairs at equal distance, one in the sparse and one in the dense quadrant.",
+    "distance apart in a dense region. Laplacian L_ψ and RBF look only at the distance.",
 )
+QUADRANTS_INTRO = ("The square below has four quadrants of different density (densest bottom-left, sparsest "
+                   "top-right); **S** and **D** are two probe pairs at equal distance, one in the sparse and one "
+                   "in the dense quadrant. Click a contour plot to move the reference point.")
 
 with st.sidebar:
     st.header("Density adaptivity")
     section = ui.control(st.radio, "Show", "section", SECTIONS[0], options=SECTIONS)
     psi = ui.control(st.select_slider, "ψ", "psi", 32, options=PSI_OPTIONS,
                      help="Cells per partitioning. The density effect is clearest for ψ = 16–64.")
-    t = ui.control(st.select_slider, "t", "t", 1000, options=T_OPTIONS)
+    if section == "Margin vs ψ":  # the margin curve fits many kernels: it has a t of its own
+        t = st.session_state.get(ui.state_key("t"), 1000)
+        if not ui.presenting():
+            st.caption(f"t: this section uses t = {exp.Params.margin_t} partitionings per kernel.")
+    else:
+        t = ui.control(st.select_slider, "t", "t", 1000, options=T_OPTIONS)
     gamma = ui.control(st.select_slider, "RBF γ", "gamma", 1.0, options=GAMMA_OPTIONS)
     seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
     with st.expander("Quadrant densities"):
@@ -89,6 +97,8 @@ spec = exp.quadrant_spec(p.counts, p.seed)
 ref = (p.ref_x, p.ref_y)
 
 if section == "Four quadrants":
+    if not ui.presenting():
+        st.markdown(QUADRANTS_INTRO)
     with ui.guarded("the four-quadrant view"):
         for problem in exp.check_probes(p.sparse_pair, p.dense_pair):
             st.warning(problem)
@@ -100,7 +110,10 @@ if section == "Four quadrants":
         pairs = store.compute(exp.probe_similarities, p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
                               gamma=p.gamma, seed=p.seed)
         left, right = st.columns([3, 2])
-        left.plotly_chart(plots.pairs_figure(pairs), key="pairs")
+        with left:
+            ui.figure(plots.pairs_figure(pairs), "pairs",
+                      source=(exp.probe_similarities, (p.counts, p.sparse_pair, p.dense_pair),
+                              {"psi": p.psi, "t": p.t, "gamma": p.gamma, "seed": p.seed}))
         with right:
             st.markdown("**Which pair is more similar?**")
             st.markdown(exp.verdict(pairs))
@@ -112,11 +125,14 @@ elif section == "Margin vs ψ":
     with ui.guarded("the margin curve"):
         margins = store.compute(exp.margin_curve, p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis,
                                 t=p.margin_t, seeds=p.margin_seeds, seed=p.seed)
-        st.plotly_chart(plots.margin_figure(margins), key="margins")
+        ui.figure(plots.margin_figure(margins), "margins",
+                  source=(exp.margin_curve, (p.counts, p.sparse_pair, p.dense_pair),
+                          {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}))
         if not ui.presenting():
-            st.caption(f"K(S) − K(D) for the probe pairs, mean with min–max over {p.margin_seeds} kernel seeds "
-                       f"(t = {p.margin_t}). Above 0: the sparse pair is more similar. L_ψ is 0 for any ψ "
-                       "because both pairs are the same distance apart.")
+            st.caption(f"K(S) − K(D) for the probe pairs S and D of *Four quadrants*, mean with min–max over "
+                       f"{p.margin_seeds} kernel seeds (t = {p.margin_t}, whatever the t slider of the other "
+                       "sections says). Above 0: the sparse pair is more similar. L_ψ is 0 for any ψ because both "
+                       "pairs are the same distance apart.")
 
 elif section == "Similarity vs density":
     with st.sidebar:
@@ -126,7 +142,10 @@ elif section == "Similarity vs density":
     with ui.guarded("similarity against density"):
         dens = store.compute(exp.similarity_vs_density, p.counts, psi=p.psi, t=p.t, distance=distance,
                              n_pairs=p.n_pairs, k=k, seed=p.seed)
-        st.plotly_chart(plots.density_figure(dens), key="density")
+        ui.figure(plots.density_figure(dens), "density",
+                  source=(exp.similarity_vs_density, (p.counts,),
+                          {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k,
+                           "seed": p.seed}))
         trend = exp.density_trend(dens)
         st.markdown(" · ".join(f"Spearman ρ(similarity, density), {surfaces.KERNELS[k_][0]}: **{v:+.2f}**"
                                for k_, v in trend.items()))
@@ -169,7 +188,7 @@ elif section == "IK ≈ Laplacian (Fig. 2)":
         with ui.guarded("the RMSE grid"):
             grid = store.compute(exp.run_grid, grid_p)
             st.session_state[key] = True
-            st.plotly_chart(plots.rmse_figure(grid), key="rmse")
+            ui.figure(plots.rmse_figure(grid), "rmse", source=(exp.run_grid, grid_p))
             for m, s in exp.grid_summary(grid).items():
                 worse = ", ".join(f"(d={c['d']}, ψ={c['psi']})" for c in s["cells_where_rbf_fits_better"])
                 st.markdown(
@@ -183,9 +202,14 @@ elif section == "IK ≈ Laplacian (Fig. 2)":
 
 else:  # Sharpness
     with ui.guarded("the sharpness profiles"):
-        profiles = [store.compute(kernel_shapes.sharpness, n=2000, psi=q, t=min(p.t, 500), ref=(0.0, 0.0),
+        t_sharp = min(p.t, 500)
+        profiles = [store.compute(kernel_shapes.sharpness, n=2000, psi=q, t=t_sharp, ref=(0.0, 0.0),
                                   seed=p.seed) for q in dict.fromkeys((8, p.psi, 1024))]
-        st.plotly_chart(shape_plots.sharpness_figure(profiles), key="sharpness")
+        ui.figure(shape_plots.sharpness_figure(profiles), "sharpness",
+                  source=(kernel_shapes.sharpness, (),
+                          {"n": 2000, "psi": p.psi, "t": t_sharp, "ref": (0.0, 0.0), "seed": p.seed}))
         if not ui.presenting():
-            st.caption("Ting et al. (2018, Fig. 3) on 2,000 uniform points: the larger ψ, the faster IK falls "
-                       "with distance. Dashed: L_ψ = ψ^(−distance).")
+            st.caption(f"Ting et al. (2018, Fig. 3) on 2,000 uniform points, t = {t_sharp}"
+                       + (" (at most 500 here)" if p.t > t_sharp else "")
+                       + ": the larger ψ, the faster IK falls with distance. Dashed: L_ψ = ψ^(−distance). "
+                       "The snippet under Export computes the profile of the ψ you chose.")

@@ -62,11 +62,12 @@ with ui.guarded("the kernel contours"):
         for col, kernel in zip(st.columns(3), keys[start:start + 3]):
             with col:
                 chart_key = f"chart_{kernel}"
-                st.plotly_chart(
+                # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
+                ui.figure(
                     plots.contour_figure(result, kernel, show_cells=show_cells, show_data=show_data,
                                          clickable=True),
-                    key=chart_key, on_select=lambda k=chart_key: move_reference(k),
-                    selection_mode="points", config={"displayModeBar": False},
+                    chart_key, source=(exp.run, p), on_select=lambda k=chart_key: move_reference(k),
+                    selection_mode="points", config={"modeBarButtons": [["toImage"]]},
                 )
     summary = exp.summary(result)
     table, note = st.columns([1, 2])
@@ -83,7 +84,7 @@ with ui.guarded("the kernel contours"):
                        "and closest for the height-limited iForest. iNNE's balls need not cover the "
                        "plane: a point outside every ball of a partitioning shares no cell in it.")
 
-    st.plotly_chart(plots.sharpness_figure(result.sharpness), key="chart_sharpness")
+    ui.figure(plots.sharpness_figure(result.sharpness), "chart_sharpness", source=(exp.run, p))
     if not ui.presenting():
         widths = summary["sharpness_half_width"]
         text = ", ".join(f"ψ = {k}: {v:.2f}" for k, v in widths.items() if v is not None)

@@ -74,7 +74,7 @@ with ui.guarded("the t-SNE embeddings"):
     for col, kernel in zip(st.columns(2), exp.KERNELS):
         emb = embeddings[kernel]
         with col:
-            st.plotly_chart(plots.result_figure(result, kernel), key=f"chart_{kernel}")
+            ui.figure(plots.result_figure(result, kernel), f"chart_{kernel}", source=(exp.run, p))
             a, b, c = st.columns(3)
             a.metric("5-NN accuracy", f"{emb.scores['knn_accuracy']:.3f}",
                      help="Leave-one-out 5-nearest-neighbour vote of the true cluster in 2-D (origin left out).")
@@ -119,7 +119,8 @@ with ui.guarded("the t-SNE embeddings"):
             )
 
     if replay:
-        st.plotly_chart(store.compute(plots.animation_figure, result, inline=True), key="chart_animation")
+        ui.figure(store.compute(plots.animation_figure, result, inline=True), "chart_animation",
+                  source=(exp.run, p))
 
     with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
         st.markdown("Ting et al. report the best picture over perplexity (GK) and ψ (IK) in "
@@ -127,7 +128,8 @@ with ui.guarded("the t-SNE embeddings"):
                     f"{2 * len(exp.PAPER_SEARCH)} embeddings with the other settings above.")
         if st.button("Run the search range", key="run_search"):
             scan = store.compute(exp.run_search, p)
-            st.plotly_chart(plots.search_figure(scan, w if synthetic else None), key="chart_search")
+            ui.figure(plots.search_figure(scan, w if synthetic else None), "chart_search",
+                      source=(exp.run_search, p))
             rows = [{"setting": v, **{f"{k.upper()} {m}": round(scan[k][v][m], 3) for k in exp.KERNELS
                                       for m in ("knn_accuracy", "silhouette")}} for v in sorted(scan["gk"])]
             st.dataframe(rows, hide_index=True)

@@ -60,12 +60,12 @@ def show_big_result(res: exp.BigFileResult) -> None:
                f"{cluster}. The Isolation Kernel (ψ = {p.psi}, t = {p.t}) was fitted on {res.fit_rows:,} rows drawn "
                f"by row index; every row was then mapped to its cells.")
     if res.learn is not None:
-        st.plotly_chart(plots.learn_figure(res.learn), key="big_learn")
+        ui.figure(plots.learn_figure(res.learn), "big_learn", source=(exp.big_file_check, p))
         st.dataframe(plots.learn_table(res.learn), hide_index=True)
         st.caption(f"IK + OGD fits its feature map on the first {p.prefix:,} training rows and then learns from "
                    f"every training row, as `ikviz scale learn` does; {p.test_fraction:.0%} of each block is held "
                    "out for the accuracy.")
-    st.plotly_chart(plots.cell_figure(res), key="big_cells")
+    ui.figure(plots.cell_figure(res), "big_cells", source=(exp.big_file_check, p))
     cells = exp.cell_summary(res)
     if cells["purity"] is not None:
         st.markdown(f"Cell purity over all {res.n_rows:,} rows: **{cells['purity']:.1%}** of rows share the "
@@ -182,10 +182,14 @@ def _compute_check(name: str, params: exp.CheckParams, rows: int):
     return res
 
 
-def show_check(name: str, res) -> None:
+def show_check(name: str, res, params: exp.CheckParams | None = None) -> None:
+    """Check ``name``'s figures, tables and notes; ``params`` gives its figures a Python snippet (bundled data)."""
     parts = plots.check_parts(name, res)
+    # an uploaded file lives only in this session: a snippet could not load it elsewhere
+    source = ((exp.check_run(name), params)
+              if params is not None and params.source.kind == "bundled" else None)
     for i, fig in enumerate(parts["figures"]):
-        st.plotly_chart(fig, key=f"fig_{name}_{i}")
+        ui.figure(fig, f"fig_{name}_{i}", source=source)
     for table in parts["tables"]:
         st.dataframe(table, hide_index=True)
     for text in parts["text"]:
@@ -210,13 +214,13 @@ def check_section(number: int, name: str, params: exp.CheckParams, rows: int, ha
         if found:
             if last is None or last["params"] != params:
                 runs[name] = {"params": params, "rows": rows, "seconds": None}
-            show_check(name, res)
+            show_check(name, res, params)
             return params, res
         before = last is not None and last["params"].source == params.source
         if not before:
             if st.button(RUN_LABELS[name], key=f"btn_{name}", help=CHECK_HELP[name]):
                 res = _compute_check(name, params, rows)
-                show_check(name, res)
+                show_check(name, res, params)
                 return params, res
             return None
         previous = None if last["seconds"] is None else (last["rows"], last["params"].t, last["seconds"])
@@ -224,13 +228,13 @@ def check_section(number: int, name: str, params: exp.CheckParams, rows: int, ha
         if estimate < AUTO_SECONDS or st.button(f"Re-run with the new settings (about {estimate:,.0f} s)",
                                                 key=f"rerun_{name}", type="primary", help=CHECK_HELP[name]):
             res = _compute_check(name, params, rows)
-            show_check(name, res)
+            show_check(name, res, params)
             return params, res
         old_found, old = held.peek(run, last["params"])
         st.warning(f"Stale: this result was computed before the settings changed ({_changed(last['params'], params)})."
                    + ("" if old_found else " It is no longer held; re-run the check."))
         if old_found:
-            show_check(name, old)
+            show_check(name, old, last["params"])
             return last["params"], old
     return None
 

@@ -6,7 +6,13 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..learn.svm import LABELS, TUNED
-from .style import CLASS_COLOURS, ONLINE_COLOURS, SVM_COLOURS, base_layout
+from .style import (
+    CLASS_COLOURS,
+    ONLINE_COLOURS,
+    SVM_COLOURS,
+    base_layout,
+    scatter_class,
+)
 
 
 def regions_figure(result, kernel: str, box=None, height: int = 360, disc=None) -> go.Figure:
@@ -23,12 +29,13 @@ def regions_figure(result, kernel: str, box=None, height: int = 360, disc=None) 
     scale = [[i / n, CLASS_COLOURS[i % len(CLASS_COLOURS)]] for i in range(classes.size)] if n > 0 else None
     fig.add_trace(go.Heatmap(x=xs, y=ys, z=Z, colorscale=scale, zmin=0, zmax=n, opacity=0.25, showscale=False,
                              hoverinfo="skip"))
+    scatter = scatter_class(len(result.y_train))
     for c in classes:
         pts = result.X_train[result.y_train == c]
         name = {1: "positive (dense)", 0: "negative (sparse)"}.get(int(c), f"class {c}") \
             if classes.size == 2 else f"class {c}"
-        fig.add_trace(go.Scattergl(x=pts[:, 0], y=pts[:, 1], mode="markers", name=name,
-                                   marker=dict(size=4, color=CLASS_COLOURS[int(c) % len(CLASS_COLOURS)])))
+        fig.add_trace(scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name=name,
+                              marker=dict(size=4, color=CLASS_COLOURS[int(c) % len(CLASS_COLOURS)])))
     if box is not None:
         (x0, y0), (x1, y1) = box
         fig.add_shape(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, line=dict(color="black", dash="dot", width=1))
@@ -36,15 +43,16 @@ def regions_figure(result, kernel: str, box=None, height: int = 360, disc=None) 
         cx, cy, r = (float(v) for v in disc)
         fig.add_shape(type="circle", x0=cx - r, y0=cy - r, x1=cx + r, y1=cy + r,
                       line=dict(color="black", dash="dot", width=1))
-    title = f"{LABELS[kernel]} · acc {ev.accuracy:.3f}"
+    # two lines: the panels stand three abreast, and one long line ran past the panel's edge
+    title = f"{LABELS[kernel]}<br><sub>accuracy {ev.accuracy:.3f}"
     if not np.isnan(ev.fpr):
         title += f" · FPR {ev.fpr:.3f}"
-    fig.update_xaxes(range=[xs[0], xs[-1]])
-    fig.update_yaxes(range=[ys[0], ys[-1]], scaleanchor="x", scaleratio=1)
-    base_layout(fig, title, height)
+    title += "</sub>"
+    fig.update_xaxes(range=[xs[0], xs[-1]], title_text="x₁ (first feature)")
+    fig.update_yaxes(range=[ys[0], ys[-1]], scaleanchor="x", scaleratio=1, title_text="x₂ (second feature)")
     # the class colours are explained once next to the figures; a legend per panel collides with the title
     fig.update_layout(showlegend=False)
-    return fig
+    return base_layout(fig, title, height)
 
 
 def cv_figure(result, height: int = 320) -> go.Figure:
@@ -76,9 +84,10 @@ def paired_figure(paired, metric: str = "FPR", height: int = 320, title: str | N
     for i, k in enumerate(paired.kernels):
         fig.add_trace(go.Box(x=[x[i]] * values.shape[1], y=values[i], name=x[i], boxpoints="all", jitter=0.2,
                              marker=dict(color=SVM_COLOURS.get(k)), showlegend=False))
-    fig.update_yaxes(title=metric)
+    fig.update_xaxes(title="kernel")
+    fig.update_yaxes(title=f"{metric} (one point per seed)")
     text = f"{metric} over {values.shape[1]} seeds (same data for every kernel per seed)"
-    return base_layout(fig, f"{title}: {text}" if title else text, height)
+    return base_layout(fig, f"{title}<br><sup>{text}</sup>" if title else text, height)
 
 
 def mistake_curve_figure(result, height: int = 380) -> go.Figure:

@@ -9,12 +9,34 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..clustering import match_labels
-from ..experiments.clustering import ALGORITHMS, MEASURES, Evaluation, Sweep, WGaussiansResult
-from .style import MEASURE_COLOURS, SEQUENCE, base_layout
+from ..experiments.clustering import (
+    ALGORITHMS,
+    MEASURES,
+    Evaluation,
+    Sweep,
+    WGaussiansResult,
+)
+from ..registry import label as registry_label
+from .style import (
+    MEASURE_COLOURS,
+    SEQUENCE,
+    base_layout,
+    panel_width,
+    scatter_class,
+    wrap,
+)
 
 
 def _colour(measure: str, i: int = 0) -> str:
     return MEASURE_COLOURS.get(measure, SEQUENCE[i % len(SEQUENCE)])
+
+
+def _legend_name(measure: str, fallback: str) -> str:
+    """The registry's label of ``measure`` (shared by every algorithm), else ``fallback``."""
+    try:
+        return registry_label(measure)
+    except ValueError:
+        return fallback
 
 
 def scatter_figure(X2: np.ndarray, labels: np.ndarray, title: str, *, centres=None, height: int = 340,
@@ -25,19 +47,20 @@ def scatter_figure(X2: np.ndarray, labels: np.ndarray, title: str, *, centres=No
     """
     labels = np.asarray(labels)
     fig = go.Figure()
+    scatter = scatter_class(len(labels))
     for c in np.unique(labels):
         mask = labels == c
         # the colour follows the label's value, so matched clusters and classes share colours
-        fig.add_trace(go.Scattergl(x=X2[mask, 0], y=X2[mask, 1], mode="markers", name=str(c),
-                                   marker=dict(size=4, color=SEQUENCE[int(c) % len(SEQUENCE)], opacity=0.6),
-                                   hovertemplate=f"cluster {c}<extra></extra>"))
+        fig.add_trace(scatter(x=X2[mask, 0], y=X2[mask, 1], mode="markers", name=str(c),
+                              marker=dict(size=4, color=SEQUENCE[int(c) % len(SEQUENCE)], opacity=0.6),
+                              hovertemplate=f"cluster {c}<extra></extra>"))
     if centres is not None and len(centres):
         fig.add_trace(go.Scatter(x=X2[centres, 0], y=X2[centres, 1], mode="markers", name="centres",
                                  marker=dict(symbol="x", size=11, color="black"), hoverinfo="skip"))
     fig.update_xaxes(title_text=axis_titles[0])
     fig.update_yaxes(title_text=axis_titles[1], scaleanchor="x", scaleratio=1)
     base_layout(fig, title, height=height)
-    fig.update_layout(showlegend=False, margin=dict(l=40, r=10, t=45, b=40))
+    fig.update_layout(margin_l=40, margin_r=10)
     return fig
 
 
@@ -53,17 +76,18 @@ def decision_graph_figure(ev: Evaluation, height: int = 300) -> go.Figure:
     is_centre = np.zeros(ev.rho.size, dtype=bool)
     is_centre[ev.centres] = True
     fig = go.Figure()
-    fig.add_trace(go.Scattergl(x=ev.rho[~is_centre], y=ev.delta[~is_centre], mode="markers", name="points",
-                               marker=dict(size=4, color="#999999", opacity=0.6),
-                               hovertemplate="ρ=%{x}<br>δ=%{y:.3f}<extra></extra>"))
+    fig.add_trace(scatter_class(ev.rho.size)(x=ev.rho[~is_centre], y=ev.delta[~is_centre], mode="markers",
+                                             name="points", marker=dict(size=4, color="#999999", opacity=0.6),
+                                             hovertemplate="ρ=%{x}<br>δ=%{y:.3f}<extra></extra>"))
     fig.add_trace(go.Scatter(x=ev.rho[is_centre], y=ev.delta[is_centre], mode="markers", name="centres",
                              marker=dict(size=10, color="#d62728", symbol="diamond"),
                              hovertemplate="centre<br>ρ=%{x}<br>δ=%{y:.3f}<extra></extra>"))
     fig.update_xaxes(title_text="ρ (neighbours within ε)")
     fig.update_yaxes(title_text="δ (distance to a denser point)")
     eps = "" if ev.eps_fraction is None else f" (ε = {ev.eps_fraction:.0%} of m)"
+    fig.update_layout(showlegend=False)
     base_layout(fig, f"Decision graph{eps}", height=height)
-    fig.update_layout(showlegend=False, title_font_size=13)
+    fig.update_layout(title_font_size=13)
     return fig
 
 
@@ -80,7 +104,8 @@ def sweep_figure(sweeps: dict[str, Sweep], height: int = 300) -> go.Figure:
     """AMI against each measure's parameter (one panel per measure, its best point ringed)."""
     keys = list(sweeps)
     fig = make_subplots(rows=1, cols=max(1, len(keys)), shared_yaxes=True, horizontal_spacing=0.05,
-                        subplot_titles=[MEASURES[sweeps[k].algorithm][k] for k in keys])
+                        subplot_titles=[wrap(MEASURES[sweeps[k].algorithm][k], panel_width(len(keys)))
+                                        for k in keys])
     for i, key in enumerate(keys):
         s = sweeps[key]
         x = list(s.values)
@@ -99,8 +124,8 @@ def sweep_figure(sweeps: dict[str, Sweep], height: int = 300) -> go.Figure:
                          type="log" if _geometric(s.values) else None)
     fig.update_yaxes(title_text="AMI", range=[-0.05, 1.05], row=1, col=1)
     fig.update_annotations(font_size=12)
+    fig.update_layout(showlegend=False)
     base_layout(fig, "AMI over the parameter grid (ting2021 Table 7; ringed: best)", height=height)
-    fig.update_layout(showlegend=False, margin=dict(t=70))
     return fig
 
 
@@ -108,20 +133,23 @@ def ami_bars_figure(ami: dict[str, dict[str, dict[int, float]]], height: int = 3
     """Best AMI of every algorithm x measure, one bar group per w (the reproduction's summary)."""
     algorithms = [a for a in ALGORITHMS if a in ami]
     fig = make_subplots(rows=1, cols=len(algorithms), shared_yaxes=True, horizontal_spacing=0.04,
-                        subplot_titles=[ALGORITHMS[a] for a in algorithms])
+                        subplot_titles=[wrap(ALGORITHMS[a], panel_width(len(algorithms))) for a in algorithms])
     ws = sorted({w for a in algorithms for m in ami[a] for w in ami[a][m]})
+    shown = set()
     for col, a in enumerate(algorithms, start=1):
         for i, m in enumerate(ami[a]):
+            # one legend entry per measure (its colour), whichever algorithms use it; the hover names the variant
             fig.add_trace(go.Bar(x=[f"w={w}" for w in ws], y=[ami[a][m].get(w, math.nan) for w in ws],
-                                 name=MEASURES[a][m], marker_color=_colour(m, i),
+                                 name=_legend_name(m, MEASURES[a][m]), marker_color=_colour(m, i),
+                                 legendgroup=m, showlegend=m not in shown,
                                  hovertemplate=f"{MEASURES[a][m]}<br>%{{x}}: AMI %{{y:.2f}}<extra></extra>"),
                           row=1, col=col)
+            shown.add(m)
     fig.update_yaxes(title_text="best AMI", range=[-0.05, 1.05], row=1, col=1)
+    fig.update_xaxes(title_text="data (w: dimensions per cluster)")
     fig.update_annotations(font_size=12)
-    base_layout(fig, "w-Gaussians: best AMI per algorithm and measure", height=height)
-    fig.update_layout(barmode="group", legend=dict(orientation="h", y=-0.2, x=0, yanchor="top"),
-                      margin=dict(b=120))
-    return fig
+    fig.update_layout(barmode="group")
+    return base_layout(fig, "w-Gaussians: best AMI per algorithm and measure", height=height)
 
 
 def figures(result: WGaussiansResult) -> list[go.Figure]:

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from scipy.spatial import Voronoi
 
 from ..kernels import Partition
-from .style import SIMILARITY_SCALE, base_layout
+from .style import SIMILARITY_SCALE, base_layout, scatter_class
 
 
 def cell_lines(part: Partition) -> tuple[list, list]:
@@ -57,13 +57,13 @@ def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tupl
     fig = go.Figure(go.Contour(
         x=axis, y=axis, z=z, zmin=0, zmax=1, colorscale=SIMILARITY_SCALE,
         contours=dict(start=0.05, end=0.95, size=0.1), line=dict(width=0.5),
-        colorbar=dict(title="K", thickness=10, len=0.9),
+        colorbar=dict(title="K(ref, x)", thickness=10, len=0.9),
         hovertemplate="x=%{x:.2f}<br>y=%{y:.2f}<br>K=%{z:.3f}<extra></extra>",
     ))
     if data is not None and len(data):
-        fig.add_trace(go.Scattergl(x=data[:, 0], y=data[:, 1], mode="markers", name="data",
-                                   marker=dict(size=2, color="white", opacity=0.5), hoverinfo="skip",
-                                   showlegend=False))
+        fig.add_trace(scatter_class(len(data))(x=data[:, 0], y=data[:, 1], mode="markers", name="data",
+                                               marker=dict(size=2, color="white", opacity=0.5), hoverinfo="skip",
+                                               showlegend=False))
     if partition is not None:
         xs, ys = cell_lines(partition)
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="white", width=1),
@@ -88,8 +88,9 @@ def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tupl
     fig.add_trace(go.Scatter(x=[ref[0]], y=[ref[1]], mode="markers", name="reference",
                              marker=dict(symbol="x", size=11, color="red", line=dict(width=1)),
                              showlegend=False, hoverinfo="skip"))
-    fig.update_xaxes(range=[axis[0], axis[-1]], constrain="domain")
-    fig.update_yaxes(range=[axis[0], axis[-1]], scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(range=[axis[0], axis[-1]], constrain="domain", title_text="x₁ (first coordinate)")
+    fig.update_yaxes(range=[axis[0], axis[-1]], scaleanchor="x", scaleratio=1, constrain="domain",
+                     title_text="x₂ (second coordinate)")
     base_layout(fig, title, height=height)
-    fig.update_layout(margin=dict(l=30, r=10, t=40, b=30))
+    fig.update_layout(margin_l=30, margin_r=10)
     return fig

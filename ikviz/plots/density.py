@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 from ..experiments.density import Result
 from ..experiments.surfaces import KERNELS
 from .contours import similarity_contour
-from .style import KERNEL_COLOURS, base_layout
+from .style import KERNEL_COLOURS, base_layout, panel_width, scatter_class, wrap
 
 
 def contour_figure(result: Result, kernel: str, clickable: bool = False, height: int = 380) -> go.Figure:
@@ -31,7 +31,8 @@ def pairs_figure(pairs: dict[str, dict[str, float]], height: int = 320) -> go.Fi
                marker_color="#d95f02", text=[f"{v['dense']:.3f}" for v in pairs.values()]),
     ])
     fig.update_layout(barmode="group")
-    fig.update_yaxes(title_text="similarity", range=[0, 1.05])
+    fig.update_xaxes(title_text="kernel")
+    fig.update_yaxes(title_text="similarity of the pair", range=[0, 1.05])
     return base_layout(fig, "Same distance, different density", height=height)
 
 
@@ -62,12 +63,14 @@ def density_figure(density: dict, height: int = 360, bins: int = 12) -> go.Figur
     which = np.clip(np.digitize(dens, edges) - 1, 0, bins - 1)
     centres = np.sqrt(edges[:-1] * edges[1:])
     fig = go.Figure()
-    for kernel in ("ik_anne", "ik_inne", "ik_iforest"):
+    kernels = ("ik_anne", "ik_inne", "ik_iforest")
+    scatter = scatter_class(len(kernels) * len(dens))
+    for kernel in kernels:
         colour = KERNEL_COLOURS.get(kernel)
         sims = density[kernel]
-        fig.add_trace(go.Scattergl(x=dens, y=sims, mode="markers", name=KERNELS[kernel][0],
-                                   marker=dict(size=3, color=colour, opacity=0.25), legendgroup=kernel,
-                                   hoverinfo="skip"))
+        fig.add_trace(scatter(x=dens, y=sims, mode="markers", name=KERNELS[kernel][0],
+                              marker=dict(size=3, color=colour, opacity=0.25), legendgroup=kernel,
+                              hoverinfo="skip"))
         counts = np.bincount(which, minlength=bins)
         means = np.bincount(which, weights=sims, minlength=bins) / np.maximum(counts, 1)
         keep = counts > 0
@@ -86,7 +89,7 @@ def rmse_figure(grid: dict, height: int | None = None) -> go.Figure:
     methods = list(grid["laplacian"])
     titles = []
     for m in methods:
-        titles += [f"{KERNELS[m][0]} vs L_ψ", f"{KERNELS[m][0]} vs best RBF"]
+        titles += [wrap(f"{KERNELS[m][0]} vs L_ψ", panel_width(2)), wrap(f"{KERNELS[m][0]} vs best RBF", panel_width(2))]
     fig = make_subplots(rows=len(methods), cols=2, subplot_titles=titles, horizontal_spacing=0.1,
                         vertical_spacing=0.36 / len(methods))
     height = height or 120 + 200 * len(methods)
@@ -101,8 +104,8 @@ def rmse_figure(grid: dict, height: int | None = None) -> go.Figure:
                                      colorbar=dict(title="RMSE", thickness=10),
                                      hovertemplate="ψ=%{x}, d=%{y}: RMSE %{z:.3f}<extra></extra>"),
                           row=r, col=c)
-            fig.update_xaxes(title_text="ψ", row=r, col=c)
-            fig.update_yaxes(title_text="d", row=r, col=c)
+            fig.update_xaxes(title_text="ψ (sample size)", row=r, col=c)
+            fig.update_yaxes(title_text="d (dimensions)", row=r, col=c)
     fig.update_annotations(font_size=12)
     return base_layout(fig, "IK against L_ψ and against the best-fitting RBF on uniform data", height=height)
 

@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from ..experiments.dimensionality import IK_SOURCES, QUERY_LABELS
 from ..measures.similarities import LABELS
-from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, base_layout
+from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, base_layout, scatter_class
 
 _DASH = {"data": "solid", "uniform": "dash"}
 #: the measures the paper's argument is about: drawn thick and in full colour, the others thin and faded
@@ -34,10 +34,11 @@ def _style(measure: str, emphasis) -> dict:
 def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, height: int = 340) -> go.Figure:
     """The Fig. 1(a) data seen through its first two coordinates, with the two queries."""
     fig = go.Figure()
+    scatter = scatter_class(len(preview))
     for c, name in enumerate(("dense cluster", "sparse cluster")):
         pts = preview[labels == c]
-        fig.add_trace(go.Scattergl(x=pts[:, 0], y=pts[:, 1], mode="markers", name=name,
-                                   marker=dict(size=3, color=CLASS_COLOURS[1 - c], opacity=0.5)))
+        fig.add_trace(scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name=name,
+                              marker=dict(size=3, color=CLASS_COLOURS[1 - c], opacity=0.5)))
     for (x, y), name, symbol in (((offset / 2, offset / 2), "q_i (between)", "x"),
                                  ((offset, offset), "q_c (sparse centre)", "star")):
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", name=name, text=[name.split()[0]],
@@ -45,9 +46,7 @@ def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, heigh
                                  marker=dict(symbol=symbol, size=13, color="black")))
     fig.update_xaxes(title_text="coordinate 1")
     fig.update_yaxes(title_text="coordinate 2", scaleanchor="x", scaleratio=1)
-    base_layout(fig, "The data (first two of d coordinates)", height=height)
-    fig.update_layout(margin=dict(t=50, b=100), legend=dict(orientation="h", y=-0.3, x=0, yanchor="top"))
-    return fig
+    return base_layout(fig, "The data (first two of d coordinates)", height=height)
 
 
 def _ordered(by_measure: dict, emphasis) -> list:
@@ -77,10 +76,8 @@ def _per_query_curves(by_measure: dict, value_hover: str, shared_y: bool, emphas
 
 
 def _finish_per_query(fig: go.Figure, title: str, height: int) -> go.Figure:
-    base_layout(fig, title, height=height)
-    fig.update_layout(margin=dict(t=70, b=110), legend=dict(orientation="h", y=-0.25, x=0, yanchor="top"))
     fig.update_annotations(font_size=12)
-    return fig
+    return base_layout(fig, title, height=height)
 
 
 def neps_figure(summary: dict, height: int = 380, emphasis=EMPHASIS) -> go.Figure:
@@ -120,10 +117,9 @@ def neps_by_eps_figure(views: dict, titles: dict | None = None, height: int = 62
     fig.update_yaxes(type="log", range=[-0.05, np.log10(top) + 0.1])
     for row in range(1, len(queries) + 1):
         fig.update_yaxes(title_text="N_eps", row=row, col=1)
-    base_layout(fig, f"Instability: points within (1 + ε) of the nearest neighbour (of {top:,})", height=height)
-    fig.update_layout(margin=dict(t=100, b=90), legend=dict(orientation="h", y=-0.12, x=0, yanchor="top"))
     fig.update_annotations(font_size=12)
-    return fig
+    return base_layout(fig, f"Instability: points within (1 + ε) of the nearest neighbour (of {top:,})",
+                       height=height)
 
 
 def variance_figure(summary: dict, height: int = 380, emphasis=EMPHASIS) -> go.Figure:
@@ -150,37 +146,65 @@ def t_curve_figure(summary: dict, height: int = 360) -> go.Figure:
                           row=1, col=col)
     fig.update_xaxes(type="log", title_text="t (partitionings)")
     fig.update_yaxes(type="log", title_text=f"N_eps (eps = {summary['eps']:g})", row=1, col=1)
-    base_layout(fig, f"IK: more partitionings, more distinguishable (d = {summary['t_curve_d']:,})",
-                height=height)
-    fig.update_layout(margin=dict(t=70, b=90), legend=dict(orientation="h", y=-0.3, x=0, yanchor="top"))
     fig.update_annotations(font_size=12)
-    return fig
+    return base_layout(fig, f"IK: more partitionings, more distinguishable (d = {summary['t_curve_d']:,})",
+                       height=height)
+
+
+#: marker symbols of the hubness curves, one per measure: with the dotted line of a curve equal to an
+#: earlier one (GK and ℓ2 rank neighbours alike, so their k-occurrences are the same), both stay visible
+_SYMBOLS = ("circle", "diamond-open", "square", "x", "triangle-up-open", "star")
+
+
+def _same_curves(dists: dict) -> dict:
+    """``{measure: [earlier measures with exactly the same (O_k, p) curve]}`` for one panel."""
+    same: dict = {}
+    for i, (m, dist) in enumerate(dists.items()):
+        same[m] = [o for o, other in list(dists.items())[:i]
+                   if np.array_equal(np.asarray(other["O_k"]), np.asarray(dist["O_k"]))
+                   and np.allclose(np.asarray(other["p"], dtype=float), np.asarray(dist["p"], dtype=float))]
+    return same
 
 
 def hubness_figure(summary: dict, height: int = 360) -> go.Figure:
-    """p(O_k) vs O_k for each measure, one panel per d (Fig. 5), skewness in the legend."""
+    """p(O_k) vs O_k for each measure, one panel per d (Fig. 5), skewness in the legend.
+
+    Each measure has its own marker as well as its colour; a curve equal to one drawn
+    before it (GK and ℓ2 give the same neighbours) is drawn thinner, dotted and on top, so
+    both stay visible, and its hover says which curves it coincides with.
+    """
     ds = sorted({d for by_d in summary["distribution"].values() for d in by_d})
+    measures = list(summary["distribution"])
     fig = make_subplots(rows=1, cols=len(ds), subplot_titles=[f"d = {d}" for d in ds], horizontal_spacing=0.06)
     for col, d in enumerate(ds, start=1):
-        for m, by_d in summary["distribution"].items():
-            if d not in by_d:
-                continue
-            dist = by_d[d]
+        panel = {m: by_d[d] for m, by_d in summary["distribution"].items() if d in by_d}
+        same = _same_curves(panel)
+        for m, dist in panel.items():
+            j = measures.index(m)
+            twins = same[m] + [o for o, earlier in same.items() if m in earlier]
+            style = dict(line=dict(color=_colour(m), width=2.5),
+                         marker=dict(size=6, symbol=_SYMBOLS[j % len(_SYMBOLS)]))
+            if twins and not same[m]:       # the first of equal curves: wide and light, underneath
+                style = dict(line=dict(color=_colour(m), dash="solid", width=6), opacity=0.55,
+                             marker=dict(size=10, symbol="circle"))
+            elif same[m]:                   # a later equal curve: thin and dotted, on top
+                style = dict(line=dict(color=_colour(m), dash="dot", width=2),
+                             marker=dict(size=7, symbol=_SYMBOLS[j % len(_SYMBOLS)], line=dict(width=1.5)))
+            note = (f"<br>same values as {', '.join(LABELS[o] for o in twins)} (curves overlap)" if twins else "")
             fig.add_trace(go.Scatter(x=dist["O_k"], y=dist["p"], mode="lines+markers", name=LABELS[m],
-                                     legendgroup=m, showlegend=col == 1, marker=dict(size=4),
-                                     line=dict(color=_colour(m)),
+                                     legendgroup=m, showlegend=col == 1, **style,
                                      hovertemplate=(f"{LABELS[m]}, d={d}<br>O_k=%{{x}}<br>p=%{{y:.3f}}"
-                                                    f"<br>skewness {summary['skewness'][m][d]:.2f}<extra></extra>")),
+                                                    f"<br>skewness {summary['skewness'][m][d]:.2f}{note}"
+                                                    "<extra></extra>")),
                           row=1, col=col)
             axis = "" if col == 1 else str(col)
-            fig.add_annotation(x=1, y=1 - 0.08 * list(summary["distribution"]).index(m), xref=f"x{axis} domain",
+            fig.add_annotation(x=1, y=1 - 0.08 * j, xref=f"x{axis} domain",
                                yref=f"y{axis} domain", showarrow=False, xanchor="right",
                                text=f"skew {summary['skewness'][m][d]:.2f}", font=dict(color=_colour(m), size=11))
     fig.update_xaxes(title_text=f"O_{summary['k']} (k-occurrence)")
-    fig.update_yaxes(title_text=f"p(O_{summary['k']})", row=1, col=1)
-    base_layout(fig, f"Hubness on uniform [0, 1]^d: distribution of the {summary['k']}-occurrence", height=height)
-    fig.update_layout(margin=dict(t=70, b=90), legend=dict(orientation="h", y=-0.3, x=0, yanchor="top"))
-    return fig
+    fig.update_yaxes(title_text=f"p(O_{summary['k']}) (share of points)", row=1, col=1)
+    return base_layout(fig, f"Hubness on uniform [0, 1]^d: distribution of the {summary['k']}-occurrence",
+                       height=height)
 
 
 def instability_figures(summary: dict) -> list[go.Figure]:

@@ -57,10 +57,9 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
     fig.add_trace(go.Bar(x=names, y=prec, name=f"precision@{k}", marker_color="#7570b3", showlegend=False,
                          text=[f"{v:.2f}" for v in prec], textposition="outside"), row=1, col=2)
     fig.update_yaxes(type="log", title_text="seconds", row=1, col=1)
-    fig.update_yaxes(range=[0, 1.12], row=1, col=2)
-    fig.update_xaxes(tickfont=dict(size=10))
-    base_layout(fig, f"{summary['dataset']}: {summary['n']:,} points, {summary['d']:,} dimensions", height=height)
-    fig.update_layout(barmode="group", uniformtext=dict(minsize=10, mode="show"), margin=dict(t=70, b=110),
-                      legend=dict(orientation="h", y=-0.32, x=0, yanchor="top"))
+    fig.update_yaxes(range=[0, 1.12], title_text=f"precision@{k}", row=1, col=2)
+    fig.update_xaxes(tickfont=dict(size=10), title_text="similarity and search path")
     fig.update_annotations(font_size=12)
-    return fig
+    fig.update_layout(barmode="group", uniformtext=dict(minsize=10, mode="show"))
+    return base_layout(fig, f"{summary['dataset']}: {summary['n']:,} points, {summary['d']:,} dimensions",
+                       height=height)

@@ -34,6 +34,9 @@ def figures(result, height: int = 360) -> list[go.Figure]:
                              name="ikviz", marker_color="#1f77b4", showlegend=col == 1), row=1, col=col)
         fig.add_trace(go.Bar(x=names, y=[PAPER[key].get(n) for n in names], name="wang2017 (IJCNN / MNIST)",
                              marker_color="#bbbbbb", showlegend=col == 1), row=1, col=col)
+    fig.update_xaxes(title_text="features")
+    for col, (_, title) in enumerate(_PANELS, start=1):
+        fig.update_yaxes(title_text=title.split(": ")[1], row=1, col=col)
     p = result.params
-    return [base_layout(fig, f"RandLocal vs raw features: {p.classification} ({result.n_classification:,} rows, "
-                             f"{p.folds}-fold) and {p.clustering} ({p.kmeans_repeats} k-means runs)", height)]
+    return [base_layout(fig, f"RandLocal vs raw features<br><sup>{p.classification} ({result.n_classification:,} rows, "
+                             f"{p.folds}-fold) and {p.clustering} ({p.kmeans_repeats} k-means runs)</sup>", height)]

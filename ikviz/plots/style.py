@@ -25,15 +25,272 @@ MEASURE_COLOURS = {**KERNEL_COLOURS, **colours("gk", "ag", "distance", "raw", "r
 #: curse-of-dimensionality measures (IK green and GK grey as elsewhere)
 DIMENSIONALITY_COLOURS = colours("ik", "gk", "ag", "lk", "lp0.1", "lp0.5", "lp2", "snn", "distance")
 
+#: above this many points a scatter trace is drawn with WebGL; below it with SVG. Every WebGL trace
+#: takes one of the browser's few WebGL contexts (about 16), so a page of small WebGL charts goes
+#: blank ("Too many active WebGL contexts") where SVG would have drawn them at no cost.
+WEBGL_ABOVE = 3_000
+
+
+def scatter_class(n_points: int) -> type[go.Scatter | go.Scattergl]:
+    """The scatter trace class for ``n_points`` points: ``go.Scatter`` up to :data:`WEBGL_ABOVE`, else ``go.Scattergl``.
+
+    Parameters
+    ----------
+    n_points : int
+        How many points the trace draws (the figure's total where several traces share it).
+
+    Returns
+    -------
+    type
+        ``plotly.graph_objects.Scatter`` or ``plotly.graph_objects.Scattergl``.
+
+    Examples
+    --------
+    >>> from ikviz.plots.style import scatter_class
+    >>> scatter_class(500).__name__, scatter_class(50_000).__name__
+    ('Scatter', 'Scattergl')
+    """
+    return go.Scattergl if int(n_points) > WEBGL_ABOVE else go.Scatter
+
+
+def scatter_trace(n_points: int, **kwargs) -> go.Scatter | go.Scattergl:
+    """A scatter trace of ``n_points`` points, SVG or WebGL as :func:`scatter_class` picks.
+
+    Examples
+    --------
+    >>> from ikviz.plots.style import scatter_trace
+    >>> scatter_trace(3, x=[0, 1, 2], y=[2, 1, 0], mode="markers").type
+    'scatter'
+    """
+    return scatter_class(n_points)(**kwargs)
+
+
+#: the widths (px) the legend's rows are estimated for: a Streamlit column, a projected wide page
+LEGEND_WIDTH = 700
+PROJECTOR_WIDTH = 1000
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` broken with ``<br>`` at spaces into lines of at most ``width`` characters (where it can be).
+
+    For subplot titles, which Plotly neither wraps nor shortens: a long one runs into its neighbour.
+
+    Examples
+    --------
+    >>> from ikviz.plots.style import wrap
+    >>> wrap("IK · iForest, height ≤ ⌈log₂ψ⌉", 16)
+    'IK · iForest,<br>height ≤ ⌈log₂ψ⌉'
+    >>> wrap("short", 16)
+    'short'
+    """
+    out = []
+    for part in str(text).split("<br>"):
+        line = ""
+        for word in part.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        out.append(line)
+    return "<br>".join(out)
+
+
+def panel_width(cols: int, total: int = 100) -> int:
+    """Characters a subplot title may take in one of ``cols`` side-by-side panels (of ``total`` for the row)."""
+    return max(12, total // max(1, cols))
+
+
+def _lines(text) -> float:
+    """Lines a title takes: one per ``<br>``, a ``<sup>``/``<sub>`` line counting for 0.8."""
+    if not text:
+        return 0.0
+    parts = str(text).split("<br>")
+    return sum(0.8 if p.lstrip().startswith(("<sup>", "<sub>")) else 1.0 for p in parts)
+
+
+def _legend_rows(fig: go.Figure, width: int, font_size: float) -> int:
+    """Rows a horizontal legend needs across ``width`` pixels (an over- rather than an under-estimate)."""
+    if fig.layout.showlegend is False:
+        return 0
+    names = [str(t.name or "") for t in fig.data if t.showlegend is not False and t.name]
+    if not names or (fig.layout.showlegend is None and len(fig.data) == 1):   # plotly hides a lone trace's
+        return 0
+    rows, used = 1, 0.0
+    for name in names:
+        item = 3 * font_size + 0.6 * font_size * len(name)   # symbol and gaps + ~0.6 em per character
+        if used and used + item > width:
+            rows, used = rows + 1, 0.0
+        used += item
+    return rows
+
+
+def _tick_lines(fig: go.Figure) -> int:
+    """The most lines a category tick label on an x axis takes (``<br>`` in the labels)."""
+    most = 1
+    for t in fig.data:
+        xs = getattr(t, "x", None)
+        if xs is not None and len(xs) and isinstance(xs[0], str):
+            most = max(most, *(str(x).count("<br>") + 1 for x in xs))
+    return most
+
+
+def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legend: float = 12,
+             tick: float = 12, axis_title: float = 12, width: int = LEGEND_WIDTH) -> go.Figure:
+    """Margins and positions so that the title, the subplot titles, the legend and the axes never overlap.
+
+    The title sits at the top of the figure; below it, the top row's subplot titles; the legend,
+    horizontal, at the bottom of the figure, below the x-axis titles. The margins are computed
+    from the text sizes given (px) and the number of legend rows across ``width`` pixels.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        Changed in place.
+    title, annotation, legend, tick, axis_title : float
+        Font sizes of the figure title, the subplot titles, the legend, tick labels and axis titles.
+    width : int
+        The width the legend is expected to get; fewer pixels mean more rows.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``fig``.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from ikviz.plots.style import fit_room
+    >>> fig = go.Figure([go.Scatter(y=[1, 2], name="a"), go.Scatter(y=[2, 1], name="b")])
+    >>> fig = fit_room(fig.update_layout(title_text="two lines"))
+    >>> fig.layout.legend.yref, fig.layout.legend.y, fig.layout.margin.b > 40
+    ('container', 0, True)
+    """
+    title_text = fig.layout.title.text
+    title_px = _lines(title_text) * title * 1.3
+    top_titles = [a for a in fig.layout.annotations
+                  if (a.yref or "paper") == "paper" and a.y is not None and a.y >= 0.97 and a.yanchor == "bottom"]
+    sub_px = max((_lines(a.text) * (a.font.size or annotation) * 1.3 for a in top_titles), default=0.0)
+    top = (12 + title_px + 8 if title_text else 16) + (sub_px + 6 if sub_px else 0)
+    rows = _legend_rows(fig, width, legend)
+    has_x_title = any(ax.title.text for ax in fig.select_xaxes())
+    shows_ticks = any(ax.showticklabels is not False for ax in fig.select_xaxes())
+    axis_px = (tick * 1.4 * _tick_lines(fig) if shows_ticks else 0) + (axis_title * 1.6 if has_x_title else 0) + 8
+    legend_px = rows * legend * 1.75 + (8 if rows else 0)
+    layout = {"margin": {"t": round(top), "b": round(axis_px + legend_px + 4)}}
+    if title_text:
+        layout["title"] = {"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 10}}
+    if rows:
+        layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                            "x": 0, "xanchor": "left"}
+    fig.update_layout(**layout)
+    return fig
+
 
 def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> go.Figure:
-    """Apply the shared margins, fonts and template."""
+    """Apply the shared template, fonts and height; place the title, subplot titles and legend apart.
+
+    Call it once the traces and axis titles are in place: the margins depend on them
+    (see :func:`fit_room`).
+    """
     fig.update_layout(
         template="plotly_white",
-        title=dict(text=title, x=0.02, font=dict(size=15)) if title else None,
+        title={"text": title, "x": 0.02, "font": {"size": 15}} if title else None,
         height=height,
-        margin=dict(l=40, r=20, t=80 if title else 30, b=40),  # room for the title above the legend
-        font=dict(size=12),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        margin={"l": 40, "r": 20},
+        font={"size": 12},
     )
+    return fit_room(fig, title=15, annotation=12, legend=12, tick=12, axis_title=12)
+
+
+#: projector sizes (px): a lecture hall reads 18 px from the back row
+PROJECTOR_FONTS = {"title": 22, "axis_title": 18, "tick": 16, "legend": 16, "annotation": 18, "base": 16}
+PROJECTOR_MIN_HEIGHT = 620
+PROJECTOR_LINE_WIDTH = 3
+#: plotly traces whose ``line.width`` is a curve's width (not a contour's or a bar's outline)
+_LINE_TRACES = ("scatter", "scattergl", "scatterpolar", "scatterternary")
+
+
+def _is_multirow(fig: go.Figure) -> bool:
+    """Whether the figure stacks subplots vertically (several distinct y domains)."""
+    return len({tuple(ax.domain) for ax in fig.select_yaxes() if ax.domain}) > 1
+
+
+def projector(fig: go.Figure) -> go.Figure:
+    """A copy of ``fig`` enlarged for a projector: big fonts, thick lines, room for the legend.
+
+    Text becomes readable from the back of a lecture hall (title 22 px, axis titles 18,
+    subplot titles 18, ticks 16, legend 16), the height at least 620 px (stacked subplots
+    grow with their text, by 1.5), curves at least 3 px wide and every marker that has a size
+    1.5 times larger. The title sits at the top of the figure, the legend horizontally at its
+    bottom, and the margins are recomputed (:func:`fit_room`) so that neither overlaps the plot,
+    the subplot titles or the axis titles.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        Any figure of the app. It is not modified.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        A new figure with the same data and the enlarged layout.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from ikviz.plots.style import base_layout, projector
+    >>> fig = base_layout(go.Figure(go.Scatter(x=[0, 1], y=[1, 0], name="IK")), "Similarity")
+    >>> big = projector(fig)
+    >>> big.layout.title.font.size, big.layout.height >= 620, big.data[0].line.width >= 3
+    (22, True, True)
+    >>> fig.layout.title.font.size      # the input is left as it was
+    15
+    """
+    fig = go.Figure(fig)
+    f = PROJECTOR_FONTS
+    height = fig.layout.height or 450
+    height = max(round(height * 1.5) if _is_multirow(fig) else height, PROJECTOR_MIN_HEIGHT)
+
+    for trace in fig.data:
+        if trace.type in _LINE_TRACES:
+            mode = trace.mode or "lines"
+            if "lines" in mode or trace.fill:
+                trace.line.width = max((trace.line.width or 2) * 1.5, PROJECTOR_LINE_WIDTH)
+            size = trace.marker.size
+            if size is not None:
+                trace.marker.size = size * 1.5 if isinstance(size, (int, float)) else [s * 1.5 for s in size]
+            if trace.textfont.size is not None:
+                trace.textfont.size = max(trace.textfont.size, f["tick"])
+        elif trace.type == "bar" and trace.textfont.size is not None:
+            trace.textfont.size = max(trace.textfont.size, f["tick"])
+        for err in ("error_x", "error_y"):
+            bars = getattr(trace, err, None)
+            if bars is not None and bars.thickness is not None:
+                bars.thickness = max(bars.thickness, 2)
+        colorbar = getattr(trace, "colorbar", None)
+        if colorbar is not None:
+            colorbar.tickfont.size = f["tick"]
+            colorbar.title.font.size = f["axis_title"]
+
+    fig.update_xaxes(title_font_size=f["axis_title"], tickfont_size=f["tick"], automargin=True)
+    fig.update_yaxes(title_font_size=f["axis_title"], tickfont_size=f["tick"], automargin=True)
+    if fig.layout.coloraxis.colorscale is not None:
+        fig.update_coloraxes(colorbar_tickfont_size=f["tick"], colorbar_title_font_size=f["axis_title"])
+    for ann in fig.layout.annotations:     # subplot titles and notes
+        ann.font.size = max(ann.font.size or 0, f["annotation"])
+    for menu in fig.layout.sliders:
+        menu.currentvalue.font.size = f["tick"]
+        menu.font.size = f["tick"]
+    for menu in fig.layout.updatemenus:
+        menu.font.size = f["tick"]
+    fig.update_layout(height=height, font={"size": f["base"]}, legend_font_size=f["legend"],
+                      margin={"l": 80, "r": 40}, title_font_size=f["title"])
+    # equal-aspect panels shrink their box instead of widening the other axis's range in a taller figure
+    fig.for_each_yaxis(lambda axis: axis.update(constrain="domain") if axis.scaleanchor else None)
+    b_before = fig.layout.margin.b
+    fit_room(fig, title=f["title"], annotation=f["annotation"], legend=f["legend"], tick=f["tick"],
+             axis_title=f["axis_title"], width=PROJECTOR_WIDTH)
+    if fig.layout.sliders or fig.layout.updatemenus:   # the play controls live below the plot: keep their room
+        fig.update_layout(margin_b=max(fig.layout.margin.b, round((b_before or 0) * 1.4)))
     return fig

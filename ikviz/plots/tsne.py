@@ -7,11 +7,18 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments.tsne import KERNELS, ORIGIN_LABEL, SYNTHETIC, Result, Table
-from .style import CLASS_COLOURS, KERNEL_COLOURS, ORIGIN_COLOUR, base_layout
+from .style import (
+    CLASS_COLOURS,
+    KERNEL_COLOURS,
+    ORIGIN_COLOUR,
+    base_layout,
+    scatter_class,
+)
 
 #: most points drawn per panel of the replay animation (every frame carries them all)
 ANIMATION_POINTS = 3000
-_GL_ABOVE = 1500  # WebGL beyond this many points: SVG gets slow
+#: the embedding axes carry no ticks (t-SNE coordinates have no unit or meaning), only what they are
+AXIS_TITLES = ("t-SNE dimension 1", "t-SNE dimension 2")
 
 
 def _colour_marker(labels: np.ndarray) -> dict:
@@ -42,9 +49,13 @@ def scores_text(scores: dict) -> str:
     return " · ".join(parts)
 
 
-def _traces(coords, labels, classes, origin, *, gl: bool, legend: bool, legendgroup: str = ""):
-    """Points coloured by class (one trace, so animation frames stay small), the origin, legend stubs."""
-    scatter = go.Scattergl if gl else go.Scatter
+def _traces(coords, labels, classes, origin, *, legend: bool, legendgroup: str = ""):
+    """Points coloured by class (one trace, so animation frames stay small), the origin, legend stubs.
+
+    The points are SVG up to :data:`~ikviz.plots.style.WEBGL_ABOVE` and WebGL beyond (a page holds
+    only a few WebGL contexts).
+    """
+    scatter = scatter_class(len(coords))
     keep = labels != ORIGIN_LABEL
     pts = scatter(x=coords[keep, 0], y=coords[keep, 1], mode="markers", name="points", showlegend=False,
                   marker=dict(size=4 if keep.sum() < 3000 else 3, opacity=0.75, **_colour_marker(labels[keep])),
@@ -84,15 +95,15 @@ def embedding_figure(coords: np.ndarray, labels: np.ndarray, classes, origin: in
         keep = _animation_subset(len(coords), max_points, origin, seed)
         origin = int(np.flatnonzero(keep == origin)[0]) if origin is not None else None
         coords, labels = coords[keep], labels[keep]
-    main, stubs = _traces(coords, labels, classes, origin, gl=len(coords) > _GL_ABOVE, legend=True)
+    main, stubs = _traces(coords, labels, classes, origin, legend=True)
     fig = go.Figure(main + stubs)
-    fig.update_xaxes(showticklabels=False, range=_range(coords[:, 0]), zeroline=False, title=None)
+    fig.update_xaxes(showticklabels=False, range=_range(coords[:, 0]), zeroline=False, title_text=AXIS_TITLES[0])
+    # equal aspect: a round cluster stays round
     fig.update_yaxes(showticklabels=False, range=_range(coords[:, 1]), zeroline=False, scaleanchor="x",
-                     scaleratio=1)
+                     scaleratio=1, title_text=AXIS_TITLES[1])
     text = title if subtitle is None else f"{title}<br><sup>{subtitle}</sup>"
     base_layout(fig, text, height=height)
-    fig.update_layout(margin=dict(l=10, r=10, t=70, b=10),
-                      legend=dict(orientation="h", yanchor="top", y=-0.02, x=0))
+    fig.update_layout(margin_l=30, margin_r=10)
     return fig
 
 
@@ -131,7 +142,7 @@ def animation_figure(result: Result, max_points: int = ANIMATION_POINTS, height:
     for col, k in enumerate(kernels, start=1):
         # no legend: the panels above it explain the colours, and it would crowd the title
         main, stubs = _traces(result.embeddings[k].frames[0][keep], labels, result.classes, origin,
-                              gl=True, legend=False)
+                              legend=False)
         for tr in main + stubs:
             fig.add_trace(tr, row=1, col=col)
     # each frame replaces the points and the origin of every panel, not the legend stubs
@@ -142,7 +153,7 @@ def animation_figure(result: Result, max_points: int = ANIMATION_POINTS, height:
         data, layout = [], {}
         for col, k in enumerate(kernels, start=1):
             xy = result.embeddings[k].frames[f][keep]
-            main, _ = _traces(xy, labels, result.classes, origin, gl=True, legend=False)
+            main, _ = _traces(xy, labels, result.classes, origin, legend=False)
             data += main
             suffix = "" if col == 1 else str(col)
             layout[f"xaxis{suffix}"] = dict(range=_range(xy[:, 0]))
@@ -153,27 +164,30 @@ def animation_figure(result: Result, max_points: int = ANIMATION_POINTS, height:
                           args=[[name], dict(mode="immediate", frame=dict(duration=0, redraw=True),
                                              transition=dict(duration=0))]))
     fig.frames = frames
-    fig.update_xaxes(showticklabels=False, zeroline=False)
-    fig.update_yaxes(showticklabels=False, zeroline=False)
+    fig.update_xaxes(showticklabels=False, zeroline=False, title_text=AXIS_TITLES[0])
+    fig.update_yaxes(showticklabels=False, zeroline=False, title_text=AXIS_TITLES[1], row=1, col=1)
     for col, k in enumerate(kernels, start=1):
         suffix = "" if col == 1 else str(col)
         start = result.embeddings[k].frames[0][keep]
         fig.layout[f"xaxis{suffix}"].range = _range(start[:, 0])
         fig.layout[f"yaxis{suffix}"].range = _range(start[:, 1])
+        # equal aspect in every panel: a round cluster stays round as the frames play
+        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
     play = dict(label="▶ play", method="animate",
                 args=[None, dict(frame=dict(duration=250, redraw=True), transition=dict(duration=0),
                                  fromcurrent=True, mode="immediate")])
     pause = dict(label="❚❚ pause", method="animate",
                  args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")])
-    base_layout(fig, "Watch the optimisation (iteration slider; early exaggeration until "
-                     f"iteration {exag})", height=height)
+    fig.update_layout(showlegend=False)
+    base_layout(fig, "Watch the optimisation<br><sup>iteration slider; early exaggeration until "
+                     f"iteration {exag}</sup>", height=height)
+    below = fig.layout.margin.b   # the axis titles; the play button and the slider go under them
     fig.update_layout(
         updatemenus=[dict(type="buttons", buttons=[play, pause], direction="left", x=0, y=-0.02,
                           xanchor="left", yanchor="top", pad=dict(t=30))],
         sliders=[dict(steps=steps, active=0, x=0.16, len=0.84, y=-0.02, yanchor="top", pad=dict(t=20),
                       currentvalue=dict(prefix="iteration ", font=dict(size=12)))],
-        margin=dict(l=10, r=10, t=70, b=110),
-        showlegend=False,
+        margin=dict(l=30, r=10, b=below + 110),
     )
     fig.update_annotations(font_size=13)
     return fig
@@ -197,9 +211,11 @@ def separation_figure(table: Table, height: int = 380) -> go.Figure:
                               row=row, col=col)
     fig.update_xaxes(title_text="w (dimensions per cluster)", type="category", row=len(datasets))
     fig.update_yaxes(range=[-0.05, 1.05])
-    base_layout(fig, "Separation of the true clusters in 2-D, GK vs IK", height=height * len(datasets))
+    for row in range(1, len(datasets) + 1):
+        fig.update_yaxes(title_text="5-NN accuracy", row=row, col=1)
+        fig.update_yaxes(title_text="silhouette", row=row, col=2)
     fig.update_annotations(font_size=12)
-    return fig
+    return base_layout(fig, "Separation of the true clusters in 2-D, GK vs IK", height=height * len(datasets))
 
 
 def search_figure(search: dict, w: int | None = None, height: int = 360) -> go.Figure:
@@ -215,11 +231,11 @@ def search_figure(search: dict, w: int | None = None, height: int = 360) -> go.F
                                      line=dict(color=colours[k])), row=1, col=col)
     fig.update_xaxes(title_text="perplexity (GK) or ψ (IK)", type="category")
     fig.update_yaxes(range=[-0.05, 1.05])
+    fig.update_yaxes(title_text="5-NN accuracy", row=1, col=1)
+    fig.update_yaxes(title_text="silhouette", row=1, col=2)
     where = "" if w is None else f", w = {w}"
-    base_layout(fig, f"The paper's search range (Appendix B){where}", height=height)
-    fig.update_layout(margin=dict(t=90))
     fig.update_annotations(font_size=12)
-    return fig
+    return base_layout(fig, f"The paper's search range (Appendix B){where}", height=height)
 
 
 def figures(table: Table) -> list[go.Figure]:

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments.your_data import KERNEL_LABELS
-from .style import CLASS_COLOURS, KERNEL_COLOURS, base_layout
+from .style import CLASS_COLOURS, KERNEL_COLOURS, base_layout, scatter_class, wrap
 
 _COLOUR = {"ik": KERNEL_COLOURS["ik_anne"], "gk": KERNEL_COLOURS["rbf"]}
 SVM_LABELS = {"ik": "SVM, Isolation Kernel", "ik-linear": "linear SVM on the IK feature map",
@@ -51,8 +51,8 @@ def class_name(res, code) -> str:
 def neighbour_figure(res: dict, height: int = 360) -> go.Figure:
     """Distributions of N_eps (left) and of the k-occurrence O_k (right) for IK and the Gaussian kernel."""
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        f"N_eps per query (ε = {res['eps']:g}); lower is more stable",
-        f"{res['k']}-occurrence O_k; a long right tail means hubs"))
+        wrap(f"N_eps per query (ε = {res['eps']:g}); lower is more stable", 32),
+        wrap(f"{res['k']}-occurrence O_k; a long right tail means hubs", 32)))
     for name in ("ik", "gk"):
         label = KERNEL_LABELS[name]
         fig.add_trace(go.Histogram(x=np.log10(res["n_eps"][name]), name=label, marker_color=_COLOUR[name],
@@ -62,8 +62,9 @@ def neighbour_figure(res: dict, height: int = 360) -> go.Figure:
                              legendgroup=name, showlegend=False), row=1, col=2)
     fig.update_layout(barmode="overlay")
     fig.update_xaxes(title_text="log₁₀ N_eps", row=1, col=1)
-    fig.update_xaxes(title_text="O_k", row=1, col=2)
-    fig.update_yaxes(title_text="points", row=1, col=1)
+    fig.update_xaxes(title_text=f"O_{res['k']} (k-occurrence)", row=1, col=2)
+    fig.update_yaxes(title_text="queries", row=1, col=1)
+    fig.update_yaxes(title_text="points", row=1, col=2)
     fig.update_annotations(font_size=12)
     return base_layout(fig, _titled("Nearest-neighbour instability and hubness", res), height=height)
 
@@ -102,24 +103,29 @@ def tsne_figure(res: dict, height: int = 460) -> go.Figure:
     titles = []
     for name in ("gk", "ik"):
         s = res["scores"].get(name)
-        extra = f" — 5-NN acc {s['knn_accuracy']:.3f}, silhouette {s['silhouette']:.2f}" if s else ""
+        # the scores on a second line: on one line the two titles ran into each other
+        extra = f"<br>5-NN acc {s['knn_accuracy']:.3f} · silhouette {s['silhouette']:.2f}" if s else ""
         titles.append(f"{'Gaussian' if name == 'gk' else 'IK'} affinities{extra}")
     fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.06)
     labels = res["labels"]
+    scatter = scatter_class(sum(len(res["coords"][name]) for name in ("gk", "ik")))
     for col, name in enumerate(("gk", "ik"), start=1):
         Y = res["coords"][name]
         if labels is None:
-            fig.add_trace(go.Scattergl(x=Y[:, 0], y=Y[:, 1], mode="markers", showlegend=False,
-                                       marker=dict(size=3, color="#444")), row=1, col=col)
+            fig.add_trace(scatter(x=Y[:, 0], y=Y[:, 1], mode="markers", showlegend=False,
+                                  marker=dict(size=3, color="#444")), row=1, col=col)
             continue
         for c in np.unique(labels):
             pts = Y[labels == c]
-            fig.add_trace(go.Scattergl(x=pts[:, 0], y=pts[:, 1], mode="markers", name=class_name(res, c),
-                                       legendgroup=str(c), showlegend=(col == 1),
-                                       marker=dict(size=3, color=CLASS_COLOURS[int(c) % len(CLASS_COLOURS)])),
+            fig.add_trace(scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name=class_name(res, c),
+                                  legendgroup=str(c), showlegend=(col == 1),
+                                  marker=dict(size=3, color=CLASS_COLOURS[int(c) % len(CLASS_COLOURS)])),
                           row=1, col=col)
-    fig.update_xaxes(showticklabels=False)
-    fig.update_yaxes(showticklabels=False)
+    fig.update_xaxes(showticklabels=False, title_text="t-SNE dimension 1")
+    fig.update_yaxes(showticklabels=False, title_text="t-SNE dimension 2", row=1, col=1)
+    # equal aspect in both panels: a round cluster stays round
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, row=1, col=1)
+    fig.update_yaxes(scaleanchor="x2", scaleratio=1, row=1, col=2)
     fig.update_annotations(font_size=12)
     return base_layout(fig, _titled("t-SNE of your data", res), height=height)
 
@@ -198,8 +204,8 @@ def learn_figure(res, height: int = 320) -> go.Figure:
                                                       _COLOUR["gk"], width=2)))
     fig.update_xaxes(title="training rows seen")
     fig.update_yaxes(title="progressive mistake rate", rangemode="tozero")
-    return base_layout(fig, f"One pass over every row ({res.n_train:,} training rows): IK + OGD against FOGD "
-                            "(Gaussian random features)", height)
+    return base_layout(fig, f"One pass over every row ({res.n_train:,} training rows)<br>"
+                            "<sup>IK + OGD against FOGD (Gaussian random features)</sup>", height)
 
 
 def learn_table(res) -> dict[str, list]:
@@ -226,4 +232,5 @@ def cell_figure(res, height: int = 320) -> go.Figure:
                   annotation_position="top right")
     fig.update_xaxes(title="rows in the cell ÷ (n / ψ)", rangemode="tozero")
     fig.update_yaxes(title=f"cells (of {t * psi:,})")
+    fig.update_layout(showlegend=False)
     return base_layout(fig, f"Rows per cell: all {res.n_rows:,} rows in each of the {t} partitionings", height)

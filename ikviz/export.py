@@ -1,0 +1,336 @@
+"""Take a figure's numbers and the code behind it out of the app: tables, CSV, JSON, a Python snippet.
+
+Every figure of the app is a Plotly figure built from a result that a run
+function computed from a params object (see :mod:`ikviz.runner`). This module
+turns the figure into the table of numbers it draws (:func:`figure_table`,
+:func:`figure_csv`, :func:`figure_json`) and the run into a short script
+that recomputes the result with the ikviz package alone
+(:func:`python_snippet`). Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import json
+import re
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["figure_csv", "figure_json", "figure_table", "figure_title", "python_snippet"]
+
+#: per-point attributes copied into the table when a trace has one value per point
+_POINT_FIELDS = ("z", "text", "hovertext", "customdata")
+#: traces whose z is a grid over x and y
+_GRID_TYPES = {"heatmap", "contour", "heatmapgl", "histogram2d", "histogram2dcontour", "surface"}
+
+
+_SCALARS = (str, bytes, int, float, complex, bool, np.generic)
+
+
+def _values(value) -> np.ndarray | None:
+    """``value`` as a NumPy array (strings as objects), or None when absent or a scalar."""
+    if value is None or isinstance(value, _SCALARS):
+        return None
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged, e.g. customdata with a different length per point
+        array = np.empty(len(value), dtype=object)
+        array[:] = list(value)
+    if array.dtype.kind in "US":  # strings, or numbers mixed with strings: keep each value's own type
+        try:
+            array = np.array(value, dtype=object)
+        except ValueError:
+            array = array.astype(object)
+    return None if array.ndim == 0 else array
+
+
+def _trace_name(trace, index: int) -> str:
+    name = getattr(trace, "name", None)
+    return str(name) if name not in (None, "") else f"trace {index}"
+
+
+def _grid_rows(trace, name: str) -> pd.DataFrame:
+    """A heatmap or contour trace flattened to one row per cell: x, y, z."""
+    z = np.asarray(trace.z, dtype=float)
+    if z.ndim != 2:
+        z = np.atleast_2d(z)
+    ny, nx = z.shape
+    x, y = _values(trace.x), _values(trace.y)
+    if x is not None and x.shape == z.shape and y is not None and y.shape == z.shape:
+        xs, ys = x.ravel(), y.ravel()
+    else:
+        x = np.arange(nx) if x is None or x.size != nx else x.ravel()
+        y = np.arange(ny) if y is None or y.size != ny else y.ravel()
+        xs, ys = np.tile(x, ny), np.repeat(y, nx)  # z[j, i] lies at (x[i], y[j])
+    return pd.DataFrame({"trace": name, "x": xs, "y": ys, "z": z.ravel()})
+
+
+def _point_rows(trace, name: str) -> pd.DataFrame | None:
+    """A point trace (scatter, bar, line...) as one row per point; None if it holds no points."""
+    x, y = _values(getattr(trace, "x", None)), _values(getattr(trace, "y", None))
+    n = max((a.shape[0] for a in (x, y) if a is not None), default=0)
+    if n == 0:
+        return None
+    columns = {"trace": [name] * n}
+    for axis, values in (("x", x), ("y", y)):
+        if values is None:  # Plotly draws a missing axis as 0, 1, 2, ...
+            columns[axis] = np.arange(n)
+        elif values.shape[0] == n:
+            columns[axis] = values.ravel() if values.ndim == 1 else list(values)
+    for field in _POINT_FIELDS:
+        values = _values(getattr(trace, field, None))
+        if values is None or values.shape[0] != n:
+            continue
+        if values.ndim == 2:  # customdata with several values per point: one column each
+            for j in range(values.shape[1]):
+                columns[f"{field}_{j}"] = values[:, j]
+        elif values.ndim == 1:
+            columns[field] = values
+    return pd.DataFrame(columns)
+
+
+def _trace_rows(trace, index: int) -> pd.DataFrame | None:
+    name = _trace_name(trace, index)
+    z = getattr(trace, "z", None)
+    if trace.type in _GRID_TYPES and z is not None and np.ndim(z) == 2:
+        return _grid_rows(trace, name)
+    return _point_rows(trace, name)
+
+
+def figure_table(fig) -> pd.DataFrame:
+    """The numbers a Plotly figure draws, in long form: one row per point.
+
+    Point traces (scatter, bar, lines...) give their ``x`` and ``y`` and, where
+    the trace has one per point, ``z``, ``text``, ``hovertext`` and
+    ``customdata`` (one column ``customdata_j`` per value when each point has
+    several). Heatmaps and contours are flattened to one row per cell, ``x``,
+    ``y``, ``z``. The column ``trace`` names the trace (its legend name, else
+    ``trace i``); an animation's frames add a column ``frame``. Annotations and
+    shapes are not data and are left out.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        Any figure (or a ``dict`` Plotly accepts).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``trace``, ``x``, ``y`` and whichever of the others occur.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure([go.Scatter(x=[0, 1], y=[2.5, 3.5], name="IK"),
+    ...                  go.Bar(x=["a", "b"], y=[1, 2], name="counts")])
+    >>> figure_table(fig)
+        trace  x    y
+    0      IK  0  2.5
+    1      IK  1  3.5
+    2  counts  a  1.0
+    3  counts  b  2.0
+    >>> heat = go.Figure(go.Heatmap(x=[0, 1, 2], y=[10, 20], z=[[1, 2, 3], [4, 5, 6]]))
+    >>> figure_table(heat).tail(2)
+         trace  x   y    z
+    4  trace 0  1  20  5.0
+    5  trace 0  2  20  6.0
+    """
+    import plotly.graph_objects as go
+
+    if not isinstance(fig, go.Figure):
+        fig = go.Figure(fig)
+    parts = [rows for i, trace in enumerate(fig.data) if (rows := _trace_rows(trace, i)) is not None]
+    if fig.frames:
+        for f, frame in enumerate(fig.frames):
+            label = frame.name if frame.name not in (None, "") else str(f)
+            for i, trace in enumerate(frame.data or ()):
+                rows = _trace_rows(trace, i)
+                if rows is not None:
+                    parts.append(rows.assign(frame=label))
+    if not parts:
+        return pd.DataFrame(columns=["trace", "x", "y"])
+    table = pd.concat(parts, ignore_index=True, sort=False)
+    first = ["trace", "frame", "x", "y", "z"]
+    order = [c for c in first if c in table.columns] + [c for c in table.columns if c not in first]
+    return table[order]
+
+
+def figure_title(fig) -> str:
+    """The figure's title as plain text (HTML tags such as ``<br>`` and ``<sub>`` turned into spaces).
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> figure_title(go.Figure(layout={"title": {"text": "true classes<br><sub>AMI</sub>"}}))
+    'true classes AMI'
+    >>> figure_title(go.Figure())
+    ''
+    """
+    import plotly.graph_objects as go
+
+    if not isinstance(fig, go.Figure):
+        fig = go.Figure(fig)
+    text = fig.layout.title.text or ""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", text)).strip()
+
+
+def figure_csv(fig) -> str:
+    """:func:`figure_table` as CSV text (comma-separated, a header row, no index).
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> print(figure_csv(go.Figure(go.Scatter(x=[1, 2], y=[0.5, 0.25], name="IK"))), end="")
+    trace,x,y
+    IK,1,0.5
+    IK,2,0.25
+    """
+    return figure_table(fig).to_csv(index=False)
+
+
+def figure_json(fig) -> str:
+    """The figure's title and :func:`figure_table` as JSON: ``{"title": ..., "columns": [...], "rows": [...]}``.
+
+    Each row is an object keyed by column; missing values are ``null``.
+
+    Examples
+    --------
+    >>> import json, plotly.graph_objects as go
+    >>> fig = go.Figure(go.Scatter(x=[1, 2], y=[0.5, None], name="IK"), layout={"title": {"text": "margin"}})
+    >>> doc = json.loads(figure_json(fig))
+    >>> doc["title"], doc["columns"], doc["rows"][1]
+    ('margin', ['trace', 'x', 'y'], {'trace': 'IK', 'x': 2, 'y': None})
+    """
+    table = figure_table(fig)
+    rows = json.loads(table.to_json(orient="records", double_precision=15))
+    return json.dumps({"title": figure_title(fig), "columns": list(table.columns), "rows": rows},
+                      ensure_ascii=False, indent=1)
+
+
+# ------------------------------------------------------------------ the code behind a figure
+class _Imports:
+    """``from module import name`` lines a snippet needs, in first-use order."""
+
+    def __init__(self):
+        self.lines: dict[str, None] = {}
+
+    def need(self, obj) -> str:
+        module, name = obj.__module__, obj.__qualname__
+        if "<" in name or "." in name:
+            raise TypeError(f"{obj!r} is not importable by name from a module")
+        self.lines[f"from {module} import {name}"] = None
+        return name
+
+
+def _source(value, imports: _Imports, indent: int = 0) -> str:
+    """Python source that rebuilds ``value`` (dataclasses field by field; NumPy scalars as Python numbers)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        name = imports.need(type(value))
+        fields = [f for f in dataclasses.fields(value) if f.init]
+        pad = " " * (indent + 4)
+        inner = [f"{pad}{f.name}={_source(getattr(value, f.name), imports, indent + 4)}," for f in fields]
+        return f"{name}(\n" + "\n".join(inner) + f"\n{' ' * indent})" if inner else f"{name}()"
+    if isinstance(value, enum.Enum):
+        return f"{imports.need(type(value))}.{value.name}"
+    if isinstance(value, np.generic):
+        return repr(value.item())
+    if isinstance(value, np.ndarray):
+        imports.lines["import numpy as np"] = None
+        return f"np.array({value.tolist()!r}, dtype={str(value.dtype)!r})"
+    if isinstance(value, tuple):
+        items = [_source(v, imports, indent) for v in value]
+        if hasattr(value, "_fields"):  # a namedtuple
+            return f"{imports.need(type(value))}({', '.join(items)})"
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    if isinstance(value, list):
+        return f"[{', '.join(_source(v, imports, indent) for v in value)}]"
+    if isinstance(value, (set, frozenset)):
+        items = ", ".join(_source(v, imports, indent) for v in sorted(value, key=repr))
+        if isinstance(value, frozenset):
+            return f"frozenset({{{items}}})" if value else "frozenset()"
+        return f"{{{items}}}" if value else "set()"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_source(k, imports)}: {_source(v, imports, indent)}" for k, v in value.items()) + "}"
+    if isinstance(value, float) and not np.isfinite(value):
+        return f"float({str(value)!r})"
+    text = repr(value)
+    if isinstance(value, (str, bytes, int, float, complex, bool, type(None))):
+        return text
+    raise TypeError(f"cannot write {type(value).__name__} {text[:60]} as Python source")
+
+
+def _importable(fn: Callable) -> None:
+    module = importlib.import_module(fn.__module__)
+    if getattr(module, fn.__qualname__, None) is not fn:
+        raise TypeError(f"{fn.__module__}.{fn.__qualname__} is not {fn!r}: the snippet could not import it")
+
+
+def python_snippet(fn: Callable, *args, **kwargs) -> str:
+    """A runnable script that recomputes ``fn(*args, **kwargs)`` with the ikviz package, outside the app.
+
+    The script imports ``fn`` from its module, rebuilds every argument from
+    its values (a params dataclass field by field, so each setting can be
+    changed by hand) and calls ``fn``; the result is left in ``result``. One
+    dataclass argument is named ``params``, as in every experiment's
+    ``run(params)`` (see :mod:`ikviz.runner`).
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (an experiment's ``run`` or a building block).
+    *args, **kwargs
+        Its arguments: numbers, strings, ``None``, tuples, lists, dicts, NumPy
+        arrays and dataclasses of these.
+
+    Returns
+    -------
+    str
+        Python source ending in a newline.
+
+    Raises
+    ------
+    TypeError
+        If ``fn`` cannot be imported by its name or an argument cannot be written as source.
+
+    Examples
+    --------
+    >>> from ikviz.experiments import density
+    >>> code = python_snippet(density.run, density.Params(psi=16))
+    >>> print(code.splitlines()[0])
+    from ikviz.experiments.density import run, Params
+    >>> "    psi=16," in code and code.rstrip().endswith("result = run(params)")
+    True
+    >>> print(python_snippet(abs, -3), end="")
+    from builtins import abs
+    <BLANKLINE>
+    result = abs(-3)
+    """
+    _importable(fn)
+    imports = _Imports()
+    name = imports.need(fn)
+    body = []
+    if len(args) == 1 and not kwargs and dataclasses.is_dataclass(args[0]) and not isinstance(args[0], type):
+        body.append(f"params = {_source(args[0], imports)}")
+        call = f"result = {name}(params)"
+    else:
+        parts = [_source(a, imports, 4) for a in args] + [f"{k}={_source(v, imports, 4)}" for k, v in kwargs.items()]
+        one_line = f"result = {name}({', '.join(parts)})"
+        call = one_line if len(one_line) <= 100 else (f"result = {name}(\n" + "".join(f"    {p},\n" for p in parts)
+                                                      + ")")
+    merged = _merge_imports(imports.lines)
+    return "\n".join([*merged, "", *body, call]) + "\n"
+
+
+def _merge_imports(lines) -> list[str]:
+    """``from m import a`` and ``from m import b`` as ``from m import a, b``, plain imports first."""
+    plain = [line for line in lines if line.startswith("import ")]
+    names: dict[str, list[str]] = {}
+    for line in lines:
+        if line.startswith("from "):
+            module, name = line[5:].split(" import ")
+            names.setdefault(module, []).append(name)
+    return plain + [f"from {m} import {', '.join(ns)}" for m, ns in names.items()]
