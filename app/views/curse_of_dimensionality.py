@@ -195,8 +195,9 @@ def indexing_section():
             "brute force (s)": [round(r["brute_s"], 3) for r in rows.values()],
             "ball_tree option (s)": [round(r["balltree_s"], 3) for r in rows.values()],
             "tree ÷ brute": [round(r["tree_over_brute"], 2) for r in rows.values()],
+            # one type per column (Arrow): text, since a path without a tree has no count
             "tree distance evaluations / n²": ["no tree" if r["distance_share"] is None
-                                               else round(r["distance_share"], 2) for r in rows.values()],
+                                               else f"{r['distance_share']:.2f}" for r in rows.values()],
             "mapping (s)": [round(r["map_s"], 3) for r in rows.values()],
             f"precision@{p.k}": [round(r[f"precision_at_{p.k}"], 3) for r in rows.values()],
             "queries decided by a tie": [f"{r['tie_share']:.0%}" for r in rows.values()],

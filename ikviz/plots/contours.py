@@ -57,7 +57,9 @@ def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tupl
     fig = go.Figure(go.Contour(
         x=axis, y=axis, z=z, zmin=0, zmax=1, colorscale=SIMILARITY_SCALE,
         contours=dict(start=0.05, end=0.95, size=0.1), line=dict(width=0.5),
-        colorbar=dict(title="K(ref, x)", thickness=10, len=0.9),
+        # below the plot, not beside it: a narrow column keeps its width for the square of contours
+        colorbar=dict(title=dict(text="K(ref, x)", side="top"), orientation="h", thickness=8, len=1.0,
+                      y=-0.22, yanchor="top", tickvals=[0, 0.25, 0.5, 0.75, 1]),
         hovertemplate="x=%{x:.2f}<br>y=%{y:.2f}<br>K=%{z:.3f}<extra></extra>",
     ))
     if data is not None and len(data):
@@ -88,9 +90,9 @@ def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tupl
     fig.add_trace(go.Scatter(x=[ref[0]], y=[ref[1]], mode="markers", name="reference",
                              marker=dict(symbol="x", size=11, color="red", line=dict(width=1)),
                              showlegend=False, hoverinfo="skip"))
-    fig.update_xaxes(range=[axis[0], axis[-1]], constrain="domain", title_text="x₁ (first coordinate)")
+    fig.update_xaxes(range=[axis[0], axis[-1]], constrain="domain", title_text="x₁", title_standoff=4)
     fig.update_yaxes(range=[axis[0], axis[-1]], scaleanchor="x", scaleratio=1, constrain="domain",
-                     title_text="x₂ (second coordinate)")
+                     title_text="x₂", title_standoff=4)
     base_layout(fig, title, height=height)
-    fig.update_layout(margin_l=30, margin_r=10)
+    fig.update_layout(margin_l=30, margin_r=10, margin_b=max(fig.layout.margin.b or 0, 95))  # room for the bar
     return fig

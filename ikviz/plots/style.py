@@ -291,6 +291,7 @@ def projector(fig: go.Figure) -> go.Figure:
     b_before = fig.layout.margin.b
     fit_room(fig, title=f["title"], annotation=f["annotation"], legend=f["legend"], tick=f["tick"],
              axis_title=f["axis_title"], width=PROJECTOR_WIDTH)
-    if fig.layout.sliders or fig.layout.updatemenus:   # the play controls live below the plot: keep their room
-        fig.update_layout(margin_b=max(fig.layout.margin.b, round((b_before or 0) * 1.4)))
+    # what a figure placed below its plot itself (play controls, a horizontal colour bar) keeps its room
+    grow = 1.4 if fig.layout.sliders or fig.layout.updatemenus else 1.0
+    fig.update_layout(margin_b=max(fig.layout.margin.b, round((b_before or 0) * grow)))
     return fig
