@@ -152,18 +152,21 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
     )),
     Tour("lu2016", "lu2016", "Online kernel learning: FOGD and NOGD against IK + OGD (Lu et al. 2016)", (
         _built("anne", "Its sparse feature map gives a linear online learner a kernel."),
-        Step("classification", {"o_data": "german", "o_n": "2000"}, "Online learning on german",
-             "Open the Online learning tab. One pass over a stream: each example is predicted before its label "
+        Step("classification", {"section": "Online learning", "o_data": "german", "o_n": "2000"},
+             "Online learning on german",
+             "One pass over a stream: each example is predicted before its label "
              "is used. FOGD uses random Fourier features, NOGD a Nyström map of a budget of support vectors, "
              "IK + OGD the Isolation Kernel's feature map.",
              control="o_data", published="Table 5 (german): mistake rate FOGD 29.9 ± 0.7%, NOGD 30.4 ± 0.8%",
              claim="lu2016-table5-german"),
-        Step("classification", {"o_data": "spambase", "o_n": "5000", "D": "400"}, "Online learning on spambase",
-             "The Online learning tab again, on spambase. Move D, FOGD's number of Fourier components: more "
+        Step("classification", {"section": "Online learning", "o_data": "spambase", "o_n": "5000", "D": "400"},
+             "Online learning on spambase",
+             "The same on spambase. Move D, FOGD's number of Fourier components: more "
              "components, a better approximation of the Gaussian kernel, and a slower learner.",
              control="D", published="Table 5 (spambase): mistake rate FOGD 26.9 ± 1.0%, NOGD 29.1 ± 0.4%",
              claim="lu2016-table5-spambase"),
-        Step("classification", {"o_data": "a9a", "o_n": "10000", "o_psi": "64"}, "Online learning on a9a",
+        Step("classification", {"section": "Online learning", "o_data": "a9a", "o_n": "10000", "o_psi": "64"},
+             "Online learning on a9a",
              "A larger stream (the paper: 48,842 rows; raise the stream length). Move ψ: the sharpness of IK's "
              "feature map, and the number of features per partitioning.",
              control="o_psi", published="Table 5 (a9a): mistake rate FOGD 17.4 ± 0.1%, NOGD 17.4 ± 0.2%",
@@ -171,9 +174,9 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
     )),
     Tour("wang2017", "wang2017", "RandLocal: random local features (Wang et al. 2017)", (
         _built("anne", "RandLocal (Wang and colleagues, 2017) builds features from the same kind of local random cells."),
-        Step("classification", {"o_data": "ijcnn1-10k", "o_n": "10000", "n_sets": "100"},
+        Step("classification", {"section": "Online learning", "o_data": "ijcnn1-10k", "o_n": "10000", "n_sets": "100"},
              "RandLocal features for an online learner",
-             "Open the Online learning tab. RandLocal + OGD learns on features from T sets of random anchors, "
+             "RandLocal + OGD learns on features from T sets of random anchors, "
              "each point coded by its nearest anchor: close to IK's Voronoi map. Move T.",
              control="n_sets", published="Table 3 (IJCNN): Micro-F1 RAW 92.08, RBF 97.06, RandLocal 98.84",
              claim="wang2017-table3"),

@@ -36,6 +36,32 @@ def test_every_claim_names_a_reproduction_a_paper_and_a_page_of_the_app():
     assert {c.paper for c in claims.CLAIMS} >= {"ting2018", "ting2021", "wang2017"}
 
 
+@pytest.mark.parametrize("claim", claims.CLAIMS, ids=lambda c: c.key)
+def test_every_claim_link_is_read_as_given_by_its_page(claim, monkeypatch):
+    """A claim's link opens its page with each of its values (computations skipped: the controls only)."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    import sys
+
+    sys.path.insert(0, str(APP))
+    import store
+
+    from ikviz.runner import Cancelled
+
+    def cancelled(fn, *args, **kwargs):
+        raise Cancelled("skipped in this test")
+
+    monkeypatch.setattr(store, "compute", cancelled)
+    url = urlsplit(claim.page)
+    query = dict(parse_qsl(url.query))
+    at = open_page(url.path.replace("-", "_"), **query)
+    assert not at.exception
+    notices = " ".join(w.value for w in at.warning)
+    assert "could not be used as given" not in notices, notices
+    for key, value in query.items():
+        assert at.query_params[key] == value, (key, at.query_params.get(key))
+
+
 def _hubness(gk_hi, ik_hi):
     return {"experiment": "hubness", "quick": True, "params": {},
             "skewness": {"gk": {"3": 0.3, "100": gk_hi}, "ik": {"3": 0.2, "100": ik_hi}}}

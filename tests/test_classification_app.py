@@ -1,4 +1,4 @@
-"""The Classification lab page, driven headless with AppTest (both tabs).
+"""The Classification lab page, driven headless with AppTest (both sections).
 
 These tests check what the page shows and keeps in its links. The heavy
 computations are replaced by the module-level stand-ins below, whose numbers
@@ -80,48 +80,56 @@ def tables(at):
 
 def test_default_view_layout_and_url(fakes):
     at = open_page()
-    svm, online = tables(at)
+    (svm,) = tables(at)  # the SVM section alone: the online learners are not computed
     assert list(svm["kernel"]) == [LABELS[k] for k in KERNELS]
     assert svm["FPR"].tolist() == pytest.approx([0.1 + i / 1000 for i in range(5)])  # density ratio 10
     assert svm["parameter"].iloc[0] == "gamma = 2^5" and svm["parameter"].iloc[3] == "–"  # the CV winner; linear
-    assert list(online["method"]) == list(onl.METHODS) and list(online["η"]) == list(onl.ETAS[:4])
-    assert at.select_slider(key="_w_eta").disabled  # η tuned per learner by default
-    assert len(at.get("plotly_chart")) == 5 + 1 + 1  # 5 decision-region maps, CV curves, mistake curves
+    assert len(at.get("plotly_chart")) == 5 + 1  # 5 decision-region maps, CV curves
     assert any("40 training and 20000 test points" in c.value for c in at.caption)
     q = at.query_params
-    assert (q["data"], q["tuning"], q["ratio"], q["o_data"], q["tune_eta"]) == ("density-ratio", "cv", "10",
-                                                                                "letter", "1")
+    assert (q["section"], q["data"], q["tuning"], q["ratio"]) == ("SVM", "density-ratio", "cv", "10")
+    assert "o_data" not in q
+
+    at = open_page(section="Online learning")
+    (online,) = tables(at)
+    assert list(online["method"]) == list(onl.METHODS) and list(online["η"]) == list(onl.ETAS[:4])
+    assert at.select_slider(key="_w_eta").disabled  # η tuned per learner by default
+    assert len(at.get("plotly_chart")) == 1  # mistake curves
+    assert (at.query_params["o_data"], at.query_params["tune_eta"]) == ("letter", "1")
+    assert "data" not in at.query_params
 
 
 def test_controls_reach_the_computation_and_the_url(fakes):
-    at = open_page(tune_eta="0")
-    assert not at.toggle(key="_w_tune_eta").value and not at.select_slider(key="_w_eta").disabled
-    assert set(tables(at)[1]["η"]) == {0.2}
+    at = open_page()
     at.select_slider(key="_w_ratio").set_value(1).run()
     assert not at.exception and at.query_params["ratio"] == "1"
     assert tables(at)[0]["FPR"].tolist() == pytest.approx([0.01 + i / 1000 for i in range(5)])
+    at = open_page(tune_eta="0", section="Online learning")
+    assert not at.toggle(key="_w_tune_eta").value and not at.select_slider(key="_w_eta").disabled
+    assert set(tables(at)[0]["η"]) == {0.2}
     at.select_slider(key="_w_eta").set_value(2.0).run()
-    online = tables(at)[1]
+    online = tables(at)[0]
     assert at.query_params["eta"] == "2.0" and set(online["η"]) == {2.0}
     assert online["final mistake rate"].tolist() == pytest.approx([0.5, 0.51, 0.52, 0.53])
 
 
 def test_shared_link_restores_the_view_and_old_names_map_to_new_ones(fakes):
     # an old link: data set names with underscores
-    at = open_page(tuning="fixed", psi="64", gamma="0.25", data="w_gaussians", w="10", o_data="density_ratio",
-                   D="100")
-    assert at.selectbox(key="_w_data").value == "w-gaussians" and at.query_params["data"] == "w-gaussians"
+    at = open_page(section="Online learning", o_data="density_ratio", D="100")
     assert at.selectbox(key="_w_o_data").value == "density-ratio" and at.query_params["o_data"] == "density-ratio"
-    assert at.select_slider(key="_w_w").value == 10 and at.select_slider(key="_w_D").value == 100
+    assert at.select_slider(key="_w_D").value == 100
+    at = open_page(tuning="fixed", psi="64", gamma="0.25", data="w_gaussians", w="10")
+    assert at.selectbox(key="_w_data").value == "w-gaussians" and at.query_params["data"] == "w-gaussians"
+    assert at.select_slider(key="_w_w").value == 10
     assert at.radio(key="_w_tuning").value == "fixed" and not at.select_slider(key="_w_psi").disabled
     svm = tables(at)[0]
     assert list(svm["parameter"]) == ["gamma = 2^-2", "psi = 64", "psi = 64", "–", "psi = 64"]
-    assert len(at.get("plotly_chart")) == 1  # 20-D data, fixed parameters: no regions, no CV curves
+    assert len(at.get("plotly_chart")) == 0  # 20-D data, fixed parameters: no regions, no CV curves
 
 
 def test_paired_runs_real_data_and_an_error_box(fakes):
     at = open_page(paired="1", seeds="3", data="wine", seed="7")
-    assert len(tables(at)) == 3  # SVM, paired summary, online
+    assert len(tables(at)) == 2  # SVM, paired summary
     assert "FPR(IK)" not in " ".join(m.value for m in at.markdown)  # wine: three classes, FPR undefined
     at.selectbox(key="_w_data").set_value("density-ratio").run()
     paired = tables(at)[1]
@@ -132,18 +140,20 @@ def test_paired_runs_real_data_and_an_error_box(fakes):
     at.selectbox(key="_w_data").set_value("iris").run()  # the stand-in fails on iris
     assert not at.exception
     assert [e.value for e in at.error] == ["Problem with the SVM comparison: no kernel fits these settings"]
-    assert len(tables(at)) == 2  # the paired runs and the online tab still show theirs
+    assert len(tables(at)) == 1  # the paired runs still show theirs
 
 
 @pytest.mark.slow
 @pytest.mark.full
 def test_real_default_view():
     at = open_page()
-    svm, online = tables(at)
+    (svm,) = tables(at)
     assert svm["accuracy"].between(0.7, 1).all() and svm["FNR"].lt(0.1).all()
+    assert len(at.get("plotly_chart")) == 6
+    at = open_page(section="Online learning")
+    (online,) = tables(at)
     assert list(online["method"]) == list(onl.METHODS) and set(online["η"]) <= set(onl.ETAS)
     assert online["final mistake rate"].between(0, 0.5).all()
-    assert len(at.get("plotly_chart")) == 7
 
 
 SENT_GAMMAS = []
@@ -157,7 +167,7 @@ def recording_online(p, *, memo=None, progress=None):
 def test_online_gamma_is_set_per_data_set_unless_a_value_is_chosen(fakes, monkeypatch):
     sent = SENT_GAMMAS
     monkeypatch.setattr(onl, "run", recording_online)
-    at = open_page()
+    at = open_page(section="Online learning")
     assert sent[-1] is None and at.select_slider(key="_w_o_gamma").value == "per data set"
-    at = open_page(o_gamma="0.125")   # a shared link with a fixed γ = 2^-3
+    at = open_page(section="Online learning", o_gamma="0.125")   # a shared link with a fixed γ = 2^-3
     assert sent[-1] == 0.125 and at.query_params["o_gamma"] == "0.125"

@@ -22,6 +22,7 @@ N_TEST = [1000, 5000, 20000, 50000]
 GAMMAS = [2.0 ** m for m in range(-10, 6)]
 PSIS = [2 ** m for m in range(2, 13)]
 SEEDS = [3, 5, 10, 20]
+SECTIONS = ["SVM", "Online learning"]
 
 
 def _label(value: float) -> str:
@@ -32,7 +33,7 @@ def _gamma_label(value) -> str:
     return value if isinstance(value, str) else _label(value)
 
 
-def svm_tab():
+def svm_section():
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         dataset = ui.control(st.selectbox, "dataset", "data", "density-ratio", options=DATASETS,
@@ -200,7 +201,7 @@ def _svm_note(dataset, grid, shape="uniform", tuning="cv"):
             "FPR and FNR treat the second class as positive.")
 
 
-def online_tab():
+def online_section():
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         dataset = ui.control(st.selectbox, "stream", "o_data", "letter", options=DATASETS,
@@ -262,8 +263,7 @@ ui.page_header(
     "stream with online gradient descent on four feature maps: random Fourier features (FOGD), Nyström (NOGD), "
     "IK and RandLocal.",
 )
-svm, online = st.tabs(["SVM", "Online learning"])
-with svm:
-    svm_tab()
-with online:
-    online_tab()
+# a control, not st.tabs: tabs run both halves on every visit, and a link or tour step cannot choose one
+section = ui.control(st.radio, "Show", "section", SECTIONS[0], options=SECTIONS, horizontal=True,
+                     always=True, label_visibility="collapsed")
+svm_section() if section == SECTIONS[0] else online_section()
