@@ -205,10 +205,21 @@ def page_header(title: str, intro: str) -> None:
 
 # ------------------------------------------------------------------ figures, with their numbers and code
 def _projector(fig):
-    """``fig`` enlarged for a projector (``ikviz.plots.style.projector``, once it exists), else as it is."""
-    from ikviz.plots import style
+    """``fig`` enlarged for a projector (see :func:`ikviz.plots.style.projector`)."""
+    from ikviz.plots.style import projector
 
-    return getattr(style, "projector", lambda f: f)(fig)
+    return projector(fig)
+
+
+def _enlarged(fig, key: str, config: dict) -> None:
+    """Show ``fig`` alone, over the page and as wide as the screen allows: one large figure at a time."""
+    from ikviz.export import figure_title
+
+    def body():
+        st.plotly_chart(fig.update_layout(height=max(fig.layout.height or 0, 700)), key=f"{key}:large",
+                        width="stretch", config=config)
+
+    st.dialog(figure_title(fig) or "Figure", width="large")(body)()
 
 
 def _snippet(source) -> str | None:
@@ -234,8 +245,9 @@ def figure(fig, key: str, *, source=None, **kwargs):
     is given, a Python snippet that recomputes the result outside the app:
     ``source=(run, params)`` for ``store.compute(run, params)``, or
     ``(fn, args, kwargs)`` for ``store.compute(fn, *args, **kwargs)``.
-    In presentation mode the figure is enlarged for projectors and the menu
-    is hidden. Plotly's own toolbar keeps its camera button for a PNG.
+    In presentation mode the figure is enlarged for projectors, the menu is
+    hidden and an **Enlarge** button shows the figure alone over the page.
+    Plotly's own toolbar keeps its camera button for a PNG.
     ``kwargs`` go to ``st.plotly_chart`` (``on_select``, ``selection_mode``,
     ``config``...); returns what it returns (the selection of a clickable chart).
     """
@@ -246,6 +258,9 @@ def figure(fig, key: str, *, source=None, **kwargs):
     state = st.plotly_chart(shown, key=key, width="stretch", config=config, **kwargs)
     if not presenting():
         _export_menu(fig, key, source)
+    elif st.button("Enlarge", key=f"{key}:enlarge", icon=":material/fullscreen:", type="tertiary",
+                   help="Show this figure alone, as large as the screen allows."):
+        _enlarged(_projector(fig), key, config)
     return state
 
 

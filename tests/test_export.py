@@ -172,6 +172,19 @@ def test_presentation_mode_hides_the_export_menus(small_kernel_shapes):
     assert len(at.get("plotly_chart")) == 7 and len(at.download_button) == 0 and len(at.code) == 0
 
 
+def test_presentation_mode_enlarges_one_figure_at_a_time(small_kernel_shapes):
+    at = apptest.open_page("kernel_shapes", present="1")
+    enlarge = [b for b in at.button if b.key.endswith(":enlarge")]
+    assert len(enlarge) == 7  # one per figure
+    at.button(key="chart_ik_anne:enlarge").click().run()
+    assert not at.exception
+    charts = at.get("plotly_chart")
+    assert len(charts) == 8  # the page's seven and the enlarged one over them
+    assert sum('"height":700' in c.proto.spec.replace(" ", "") for c in charts) == 1
+    at.run()  # the next rerun closes it
+    assert len(at.get("plotly_chart")) == 7
+
+
 def quadrant_text(at) -> bool:
     return any("four quadrants of different density" in m.value for m in at.markdown)
 
