@@ -183,6 +183,22 @@ def guarded(what: str):
                  "Try other settings; if it persists, please report it with the page link.")
 
 
+#: the key of the hidden chart that starts the browser's Plotly code early (tests leave it out of their counts)
+WARM_UP_KEY = "ikviz-plotly-warm-up"
+
+
+def _warm_up_plotly() -> None:
+    """An empty chart, off screen, first on every page: the browser fetches and compiles Plotly's code
+    (a 4.7 MB chunk, about a second) while the page still computes, not after its first figure arrives."""
+    import plotly.graph_objects as go
+
+    st.html(f"<style>.st-key-{WARM_UP_KEY} {{position: absolute; left: -10000px; width: 50px; height: 50px;"
+            " overflow: hidden}</style>")
+    with st.container(key=WARM_UP_KEY):
+        st.plotly_chart(go.Figure(layout={"height": 50, "width": 50}), key=f"{WARM_UP_KEY}-chart",
+                        config={"staticPlot": True}, width="content")
+
+
 def page_header(title: str, intro: str) -> None:
     """Title and a one-paragraph explanation (hidden in presentation mode); call first on every page.
 
@@ -191,6 +207,7 @@ def page_header(title: str, intro: str) -> None:
     """
     state = st.session_state
     state[_SCOPE_KEY] = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    _warm_up_plotly()
     st.title(title)
     # One slot for the corrections of link values (see control). Page controls come after this call;
     # only Home.py's presentation toggle comes before, and it reads the link on a session's first run

@@ -55,8 +55,10 @@ CONTROLS = {
     "how-ik-is-built": "psi",
     "claims": None,
 }
-FIRST_FIGURE_JS = """() => document.querySelectorAll(
-  '[data-testid="stMain"] [data-stale="false"] .js-plotly-plot .main-svg').length"""
+# the page's figures, drawn and current; not the hidden chart that loads Plotly early (app/ui.py)
+FIRST_FIGURE_JS = """() => Array.from(document.querySelectorAll(
+  '[data-testid="stMain"] [data-stale="false"] .js-plotly-plot .main-svg'))
+  .filter(e => !e.closest('.st-key-ikviz-plotly-warm-up')).length"""
 
 
 async def _state(page) -> dict | None:

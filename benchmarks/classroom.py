@@ -46,7 +46,8 @@ DONE_JS = """() => { const app = document.querySelector('[data-testid="stApp"]')
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
   return {state: app && app.getAttribute("data-test-script-state"),
           conn: app && app.getAttribute("data-test-connection-state"),
-          charts: main.querySelectorAll(".js-plotly-plot, [data-testid='stPlotlyChart']").length,
+          charts: Array.from(main.querySelectorAll(".js-plotly-plot, [data-testid='stPlotlyChart']"))
+            .filter(e => !e.closest(".st-key-ikviz-plotly-warm-up")).length,
           busy: main.querySelectorAll('[data-testid="stProgress"],[data-testid="stSkeleton"]').length,
           titled: main.querySelectorAll("h1").length,
           errors: main.querySelectorAll('[data-testid="stException"]').length}; }"""

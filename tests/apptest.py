@@ -25,3 +25,8 @@ def open_page(page: str | None = None, *, session: dict | None = None, timeout: 
         at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def charts(at: AppTest) -> list:
+    """The page's Plotly charts, without the hidden one that makes the browser load Plotly early (ui.py)."""
+    return [c for c in at.get("plotly_chart") if not c.proto.id.endswith("ikviz-plotly-warm-up-chart")]

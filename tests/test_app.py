@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from apptest import open_page
+from apptest import charts, open_page
 from ikviz.experiments import kernel_shapes
 
 FULL_RUN = kernel_shapes.run
@@ -21,10 +21,6 @@ def small_kernel_shapes(p, *, memo=None, progress=None):
 def _small_computations(request, monkeypatch):
     if "full" not in request.keywords:
         monkeypatch.setattr(kernel_shapes, "run", small_kernel_shapes)
-
-
-def charts(at):
-    return at.get("plotly_chart")
 
 
 def test_home_explains_ik_and_lists_pages():

@@ -84,7 +84,7 @@ def test_default_view_layout_and_url(fakes):
     assert list(svm["kernel"]) == [LABELS[k] for k in KERNELS]
     assert svm["FPR"].tolist() == pytest.approx([0.1 + i / 1000 for i in range(5)])  # density ratio 10
     assert svm["parameter"].iloc[0] == "gamma = 2^5" and svm["parameter"].iloc[3] == "–"  # the CV winner; linear
-    assert len(at.get("plotly_chart")) == 5 + 1  # 5 decision-region maps, CV curves
+    assert len(apptest.charts(at)) == 5 + 1  # 5 decision-region maps, CV curves
     assert any("40 training and 20000 test points" in c.value for c in at.caption)
     q = at.query_params
     assert (q["section"], q["data"], q["tuning"], q["ratio"]) == ("SVM", "density-ratio", "cv", "10")
@@ -94,7 +94,7 @@ def test_default_view_layout_and_url(fakes):
     (online,) = tables(at)
     assert list(online["method"]) == list(onl.METHODS) and list(online["η"]) == list(onl.ETAS[:4])
     assert at.select_slider(key="_w_eta").disabled  # η tuned per learner by default
-    assert len(at.get("plotly_chart")) == 1  # mistake curves
+    assert len(apptest.charts(at)) == 1  # mistake curves
     assert (at.query_params["o_data"], at.query_params["tune_eta"]) == ("letter", "1")
     assert "data" not in at.query_params
 
@@ -124,7 +124,7 @@ def test_shared_link_restores_the_view_and_old_names_map_to_new_ones(fakes):
     assert at.radio(key="_w_tuning").value == "fixed" and not at.select_slider(key="_w_psi").disabled
     svm = tables(at)[0]
     assert list(svm["parameter"]) == ["gamma = 2^-2", "psi = 64", "psi = 64", "–", "psi = 64"]
-    assert len(at.get("plotly_chart")) == 0  # 20-D data, fixed parameters: no regions, no CV curves
+    assert len(apptest.charts(at)) == 0  # 20-D data, fixed parameters: no regions, no CV curves
 
 
 def test_paired_runs_real_data_and_an_error_box(fakes):
@@ -149,7 +149,7 @@ def test_real_default_view():
     at = open_page()
     (svm,) = tables(at)
     assert svm["accuracy"].between(0.7, 1).all() and svm["FNR"].lt(0.1).all()
-    assert len(at.get("plotly_chart")) == 6
+    assert len(apptest.charts(at)) == 6
     at = open_page(section="Online learning")
     (online,) = tables(at)
     assert list(online["method"]) == list(onl.METHODS) and set(online["η"]) <= set(onl.ETAS)

@@ -18,14 +18,10 @@ def table(at):
     return dict(zip(df["measure"], df["AMI"]))
 
 
-def charts(at):
-    return at.get("plotly_chart")
-
-
 def test_default_view_reproduces_fig2_and_switching_the_ik_variant_changes_it():
     at = open_page(n_per="100")
     assert not at.error
-    assert len(charts(at)) == 4  # true classes + IK, GK, AG
+    assert len(apptest.charts(at)) == 4  # true classes + IK, GK, AG
     ami = table(at)
     ik_label = next(m for m in ami if m.startswith("IK"))
     assert "iForest, height" in ik_label and ami[ik_label] > 0.8
@@ -40,7 +36,7 @@ def test_default_view_reproduces_fig2_and_switching_the_ik_variant_changes_it():
 def test_density_peaks_shows_decision_graphs_and_eps_changes_the_result():
     at = open_page(n_per="100", alg="density_peaks")
     assert not at.error
-    assert len(charts(at)) == 1 + 2 * 3  # classes, then a scatter and a decision graph per measure
+    assert len(apptest.charts(at)) == 1 + 2 * 3  # classes, then a scatter and a decision graph per measure
     first = at.dataframe[0].value
     assert list(first["ε (% of m)"]) == ["2", "2", "2"]
     at.slider(key="_w_eps").set_value(40).run()
@@ -59,7 +55,7 @@ def test_shared_link_restores_the_view():
     assert at.checkbox(key="_w_show_raw").value is False
     assert at.radio(key="_w_mode").value == "fixed"  # not an offered option: default
     assert set(table(at)) == {"IK · iForest, fully grown feature map", "RandLocal features"}
-    assert len(charts(at)) == 3
+    assert len(apptest.charts(at)) == 3
 
 
 def test_best_mode_sweeps_the_grid_and_plots_ami_against_the_parameter():
@@ -68,29 +64,29 @@ def test_best_mode_sweeps_the_grid_and_plots_ami_against_the_parameter():
     params = dict(zip(at.dataframe[0].value["measure"], at.dataframe[0].value["parameter"]))
     assert params["raw features"] == "–"
     assert params["IK · iForest, height ≤ ⌈log₂ψ⌉ feature map"].startswith("ψ = ")  # the best ψ of the sweep
-    assert len(charts(at)) == 1 + 2 + 1  # classes, two measures, the sweep figure
+    assert len(apptest.charts(at)) == 1 + 2 + 1  # classes, two measures, the sweep figure
     # density peaks: each ψ at its best cutoff; the distance has no kernel parameter, so its cutoff is swept
     at = open_page(n_per="50", mode="best", alg="density_peaks", show_ag="0")
     assert not at.error
     df = at.dataframe[0].value
-    assert len(charts(at)) == 1 + 2 * 2 + 1
+    assert len(apptest.charts(at)) == 1 + 2 * 2 + 1
     assert all(1 <= int(e) <= 99 for e in df["ε (% of m)"])
 
 
 def test_degenerate_choices_give_a_message_not_an_exception():
     at = open_page(n_per="10", k="50")
     assert any("more than the 20 points" in w.value for w in at.warning) and not at.error
-    assert len(charts(at)) == 0
+    assert len(apptest.charts(at)) == 0
     at = open_page(show_ik="0", show_gk="0", show_ag="0")
     assert any("at least one measure" in i.value for i in at.info)
 
 
 def test_real_and_density_ratio_data_render():
     at = open_page(data="iris", max_points="100", alg="density_peaks")
-    assert not at.error and len(charts(at)) == 7
+    assert not at.error and len(apptest.charts(at)) == 7
     assert any("first two principal components" in c.value for c in at.caption)
     at = open_page(data="density-ratio", n_ratio="100")
-    assert not at.error and len(charts(at)) == 4
+    assert not at.error and len(apptest.charts(at)) == 4
 
 
 def test_old_links_with_underscored_data_names_still_open_that_data():

@@ -83,7 +83,7 @@ def open_density(**query):
 
 def test_four_quadrant_section_states_the_effect():
     at = open_density(t="500")
-    assert len(at.get("plotly_chart")) == 6  # three IK and two distance-kernel contours, the pair bars
+    assert len(apptest.charts(at)) == 6  # three IK and two distance-kernel contours, the pair bars
     text = " ".join(m.value for m in at.markdown)
     assert "sparse pair" in text and "only at distance" in text
     assert not at.warning
@@ -99,19 +99,19 @@ def test_bad_probe_placement_gives_messages_not_exceptions():
 @pytest.mark.parametrize("section", ["Margin vs ψ", "Similarity vs density", "Sharpness (Fig. 3)"])
 def test_other_sections_render(section):
     at = open_density(t="200", section=section)
-    assert len(at.get("plotly_chart")) == 1 and not at.error
+    assert len(apptest.charts(at)) == 1 and not at.error
 
 
 def test_fig2_grid_runs_behind_a_button():
     at = open_density(section="IK ≈ Laplacian (Fig. 2)", t="100")
-    assert len(at.get("plotly_chart")) == 0
+    assert len(apptest.charts(at)) == 0
     at.button[0].click().run()
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 1
+    assert len(apptest.charts(at)) == 1
     assert any("closer to L_ψ than to the best RBF" in m.value for m in at.markdown)
 
 
 @pytest.mark.slow
 def test_real_data_section_embeds_a_dataset():
     at = open_density(section="Real data", t="200", dataset="iris")
-    assert len(at.get("plotly_chart")) == 3 and not at.error
+    assert len(apptest.charts(at)) == 3 and not at.error

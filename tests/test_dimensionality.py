@@ -213,7 +213,7 @@ def open_page(**query):
 
 def test_instability_page_renders_and_eps_changes_the_numbers():
     at = open_page(d_max="100", trials="1", t="50")
-    assert not at.error and not at.exception and len(at.get("plotly_chart")) == 4
+    assert not at.error and not at.exception and len(apptest.charts(at)) == 4
     table = at.dataframe[0].value
     assert {"N_eps q_i, ε=0.005 (d=100)", "N_eps q_i, ε=0.05 (d=100)"} <= set(table.columns)
     text = " ".join(m.value for m in at.markdown)
@@ -236,12 +236,12 @@ def test_url_restores_settings_and_ignores_bad_values():
 
 def test_hubness_and_indexing_sections_render():
     at = open_page(section="hubness", n_hub="500", hd3="20")
-    assert not at.error and len(at.get("plotly_chart")) == 1
+    assert not at.error and len(apptest.charts(at)) == 1
     assert at.query_params["section"] == "hubness"
     at.slider(key="_w_k").set_value(3).run()
     assert not at.exception and at.query_params["k"] == "3"
     at = open_page(section="indexing", dataset="wine", n_max="200", idx_t="50")
-    assert not at.error and not at.exception and len(at.get("plotly_chart")) == 1
+    assert not at.error and not at.exception and len(apptest.charts(at)) == 1
     table = at.dataframe[0].value
     assert len(table) == 4
     assert table["scikit-learn ran"].tolist() == ["ball_tree", "brute force (no tree)", "ball_tree", "ball_tree"]
@@ -272,7 +272,7 @@ def test_a_new_eps_or_a_larger_d_reuses_every_block_already_computed():
 
 def test_page_in_presentation_mode_and_with_the_paper_eps_on_both_sides():
     at = open_page(d_max="30", trials="1", t="50", eps="0.005", present="1")
-    assert not at.error and not at.exception and len(at.get("plotly_chart")) == 4
+    assert not at.error and not at.exception and len(apptest.charts(at)) == 4
     columns = list(at.dataframe[0].value.columns)
     assert "N_eps q_i, ε=0.005 (d=30)" in columns and not any("ε=0.05 " in c for c in columns)
     at = open_page(section="indexing", dataset="wine", n_max="200", idx_t="50", present="1")

@@ -157,7 +157,7 @@ def small_kernel_shapes(monkeypatch):
 
 def test_every_figure_has_an_export_menu_with_csv_json_and_code(small_kernel_shapes):
     at = apptest.open_page("kernel_shapes", psi="32")
-    charts = at.get("plotly_chart")
+    charts = apptest.charts(at)
     labels = [b.label for b in at.download_button]
     assert len(charts) == 7 and labels == ["CSV", "JSON"] * 7
     snippets = [c.value for c in at.code]
@@ -169,7 +169,7 @@ def test_presentation_mode_hides_the_export_menus(small_kernel_shapes):
     at = apptest.open_page("kernel_shapes")
     at.toggle(key="_w_present").set_value(True).run()
     assert not at.exception
-    assert len(at.get("plotly_chart")) == 7 and len(at.download_button) == 0 and len(at.code) == 0
+    assert len(apptest.charts(at)) == 7 and len(at.download_button) == 0 and len(at.code) == 0
 
 
 def test_presentation_mode_enlarges_one_figure_at_a_time(small_kernel_shapes):
@@ -178,11 +178,11 @@ def test_presentation_mode_enlarges_one_figure_at_a_time(small_kernel_shapes):
     assert len(enlarge) == 7  # one per figure
     at.button(key="chart_ik_anne:enlarge").click().run()
     assert not at.exception
-    charts = at.get("plotly_chart")
+    charts = apptest.charts(at)
     assert len(charts) == 8  # the page's seven and the enlarged one over them
     assert sum('"height":700' in c.proto.spec.replace(" ", "") for c in charts) == 1
     at.run()  # the next rerun closes it
-    assert len(at.get("plotly_chart")) == 7
+    assert len(apptest.charts(at)) == 7
 
 
 def quadrant_text(at) -> bool:
@@ -194,7 +194,7 @@ def test_density_quadrant_intro_only_where_the_quadrants_are_shown():
     assert quadrant_text(at)
     at = apptest.open_page("density", t="100", section="Margin vs ψ")
     assert not quadrant_text(at)
-    assert len(at.get("plotly_chart")) == 1 and len(at.download_button) == 2
+    assert len(apptest.charts(at)) == 1 and len(at.download_button) == 2
 
 
 def test_density_margin_hides_the_t_it_does_not_use():
@@ -214,4 +214,4 @@ def test_clustering_note_on_spectral_results_only_under_spectral_clustering():
     at.radio(key="_w_alg").set_value("kmeans").run()
     assert not at.exception and not at.error
     assert not note(at)
-    assert len(at.download_button) == 2 * len(at.get("plotly_chart"))  # every figure exports
+    assert len(at.download_button) == 2 * len(apptest.charts(at))  # every figure exports

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest import open_page
+from apptest import charts, open_page
 
 from ikviz import IsolationKernel, claims, tours
 from ikviz.experiments import build_up, kernel_shapes
@@ -134,7 +134,7 @@ def test_the_animation_has_a_frame_per_partitioning_and_stays_light():
 
 def test_how_ik_is_built_renders():
     at = open_page("how_ik_is_built", psi="8", t="5", method="iforest", data="w-gaussians")
-    assert not at.error and len(at.get("plotly_chart")) == 1
+    assert not at.error and len(charts(at)) == 1
     assert at.select_slider(key="_w_t").value == 5 and at.radio(key="_w_method").value == "iforest"
 
 

@@ -43,7 +43,7 @@ def computed() -> int:
 def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
     at = apptest.open_page(PAGE, **SMALL, replay="1")
     assert not at.error
-    charts = at.get("plotly_chart")
+    charts = apptest.charts(at)
     assert len(charts) == 3                                       # GK, IK, the replay animation
     labels = [m.label for m in at.metric]
     assert labels.count("5-NN accuracy") == 2 and labels.count("silhouette") == 2
@@ -57,8 +57,8 @@ def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
     at.select_slider(key="_w_psi").set_value(10).run()            # a psi no other test here computes
     assert not at.exception and not at.error
     assert at.query_params["psi"] == "10"
-    assert at.get("plotly_chart")[1].proto.spec != before_ik      # IK recomputed
-    assert at.get("plotly_chart")[0].proto.spec == before_gk
+    assert apptest.charts(at)[1].proto.spec != before_ik      # IK recomputed
+    assert apptest.charts(at)[0].proto.spec == before_gk
     # new: the run, IK's affinities, IK's embedding, the replay figure; GK's embedding and the data reused
     assert computed() - before == 4
     at.selectbox(key="_w_data").set_value("w-gaussians-unequal").run()
@@ -73,12 +73,12 @@ def test_shared_link_restores_the_view_and_ignores_bad_values(fakes):
     assert at.select_slider(key="_w_perplexity").value == 5
     assert at.radio(key="_w_method").value == "iforest"
     assert at.select_slider(key="_w_t").value == 200            # not a number: default
-    assert not at.error and len(at.get("plotly_chart")) == 2    # no replay unless asked for
+    assert not at.error and len(apptest.charts(at)) == 2    # no replay unless asked for
 
 
 def test_real_dataset_and_capped_settings_are_explained(fakes):
     at = apptest.open_page(PAGE, data="iris", psi="800", perplexity="800")
-    assert not at.error and len(at.get("plotly_chart")) == 2
+    assert not at.error and len(apptest.charts(at)) == 2
     assert len(at.select_slider) == 3                            # no w or n for real data
     infos = " ".join(i.value for i in at.info)
     assert "using ψ = 75" in infos and "perplexity 800" in infos
@@ -86,15 +86,15 @@ def test_real_dataset_and_capped_settings_are_explained(fakes):
 
 def test_search_range_runs_on_request(fakes):
     at = apptest.open_page(PAGE, **SMALL)
-    assert len(at.get("plotly_chart")) == 2 and len(at.dataframe) == 0
+    assert len(apptest.charts(at)) == 2 and len(at.dataframe) == 0
     at.button(key="run_search").click().run()
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 3 and len(at.dataframe) == 1
+    assert len(apptest.charts(at)) == 3 and len(at.dataframe) == 1
     assert list(at.dataframe[0].value["setting"]) == [5, 20]
 
 
 @pytest.mark.slow
 def test_default_view():
     at = apptest.open_page(PAGE)
-    assert not at.error and len(at.get("plotly_chart")) == 2
+    assert not at.error and len(apptest.charts(at)) == 2
     assert [m.label for m in at.metric].count("5-NN accuracy") == 2

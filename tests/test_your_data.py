@@ -266,7 +266,7 @@ def test_bundled_dataset_summary_and_checks_run_from_buttons(fake_checks):
     for key in ("btn_neighbours", "btn_svm", "btn_tsne", "btn_clustering"):
         at.button(key=key).click().run()
         assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) == 2  # neighbours and t-SNE
+    assert len(apptest.charts(at)) == 2  # neighbours and t-SNE
     assert len(at.dataframe) == 2            # SVM and clustering tables
     assert ASKED == [exp.CheckParams(exp.Source("bundled", "wine"), 500, True, 16, 200, 4)]
     assert "IK has fewer hubs" in " ".join(m.value for m in at.markdown)
@@ -278,19 +278,19 @@ def test_bundled_dataset_summary_and_checks_run_from_buttons(fake_checks):
 def test_results_persist_per_setting_and_stale_ones_wait_for_a_rerun(fake_checks):
     at = open_page(dataset="wine", max_rows="500", psi="16", seed="5")
     at.button(key="btn_neighbours").click().run()
-    assert len(ASKED) == 1 and len(at.get("plotly_chart")) == 1
+    assert len(ASKED) == 1 and len(apptest.charts(at)) == 1
     at.select_slider(key="_w_psi").set_value(32).run()   # cheap (the last run took ~0 s): recomputed at once
-    assert [p.psi for p in ASKED] == [16, 32] and len(at.get("plotly_chart")) == 1 and not at.warning
+    assert [p.psi for p in ASKED] == [16, 32] and len(apptest.charts(at)) == 1 and not at.warning
     at.session_state["yd_runs"]["neighbours"]["seconds"] = 60.0   # as if the last run had taken a minute
     at.select_slider(key="_w_psi").set_value(64).run()
     assert [p.psi for p in ASKED] == [16, 32]                    # not recomputed without asking
     assert "Stale" in at.warning[0].value and "ψ 32 → 64" in at.warning[0].value
-    assert len(at.get("plotly_chart")) == 1                      # the previous result stays visible
+    assert len(apptest.charts(at)) == 1                      # the previous result stays visible
     assert at.button(key="rerun_neighbours").label.startswith("Re-run with the new settings (about 60 s)")
     at.button(key="rerun_neighbours").click().run()
     assert [p.psi for p in ASKED] == [16, 32, 64] and not at.warning
     at.select_slider(key="_w_psi").set_value(16).run()           # a setting seen before: held, shown at once
-    assert [p.psi for p in ASKED] == [16, 32, 64] and len(at.get("plotly_chart")) == 1
+    assert [p.psi for p in ASKED] == [16, 32, 64] and len(apptest.charts(at)) == 1
     assert not at.button(key="btn_svm").value                    # the others still wait for their button
 
 
@@ -333,7 +333,7 @@ def test_semicolon_file_with_text_id_and_text_label_works_and_keeps_class_names(
     assert [m.value for m in at.metric][:3] == ["60", "4", "3"]   # alcohol, hue, colour one-hot; the ID left out
     assert "barbera: 20" in " ".join(c.value for c in at.caption)
     at.button(key="btn_tsne").click().run()
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = json.loads(apptest.charts(at)[0].proto.spec)
     assert sorted(tr["name"] for tr in spec["data"] if tr.get("showlegend")) == sorted(CULTIVARS)
 
 

@@ -28,7 +28,7 @@ DIMENSIONALITY_COLOURS = colours("ik", "gk", "ag", "lk", "lp0.1", "lp0.5", "lp2"
 #: above this many points a scatter trace is drawn with WebGL; below it with SVG. Every WebGL trace
 #: takes one of the browser's few WebGL contexts (about 16), so a page of small WebGL charts goes
 #: blank ("Too many active WebGL contexts") where SVG would have drawn them at no cost.
-WEBGL_ABOVE = 3_000
+WEBGL_ABOVE = 1_000
 
 
 def scatter_class(n_points: int) -> type[go.Scatter | go.Scattergl]:
