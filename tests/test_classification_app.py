@@ -171,3 +171,16 @@ def test_online_gamma_is_set_per_data_set_unless_a_value_is_chosen(fakes, monkey
     assert sent[-1] is None and at.select_slider(key="_w_o_gamma").value == "per data set"
     at = open_page(section="Online learning", o_gamma="0.125")   # a shared link with a fixed γ = 2^-3
     assert sent[-1] == 0.125 and at.query_params["o_gamma"] == "0.125"
+
+
+def test_heavy_w_runs_on_request_and_light_w_at_once(fakes):
+    at = open_page(data="w-gaussians", w="100")
+    assert len(tables(at)) == 1  # w = 100: computed at once
+    at = open_page(data="w-gaussians", w="5000")
+    assert not tables(at) and "10,000 dimensions" in at.info[0].value
+    run = [b for b in at.button if b.key.endswith(":button") and b.key.startswith("_run_svm_")]
+    assert len(run) == 1
+    run[0].click().run()
+    assert not at.exception and len(tables(at)) == 1
+    at.run()  # asked once: the view stays computed for this session
+    assert len(tables(at)) == 1
