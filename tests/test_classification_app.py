@@ -81,6 +81,7 @@ def tables(at):
 def test_default_view_layout_and_url(fakes):
     at = open_page()
     (svm,) = tables(at)  # the SVM section alone: the online learners are not computed
+    assert not [m.value for m in at.markdown if m.value.strip("`") == "None"]  # no stray value from Streamlit magic
     assert list(svm["kernel"]) == [LABELS[k] for k in KERNELS]
     assert svm["FPR"].tolist() == pytest.approx([0.1 + i / 1000 for i in range(5)])  # density ratio 10
     assert svm["parameter"].iloc[0] == "gamma = 2^5" and svm["parameter"].iloc[3] == "–"  # the CV winner; linear

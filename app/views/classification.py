@@ -289,4 +289,7 @@ ui.page_header(
 # a control, not st.tabs: tabs run both halves on every visit, and a link or tour step cannot choose one
 section = ui.control(st.radio, "Show", "section", SECTIONS[0], options=SECTIONS, horizontal=True,
                      always=True, label_visibility="collapsed")
-svm_section() if section == SECTIONS[0] else online_section()
+if section == SECTIONS[0]:
+    svm_section()
+else:
+    online_section()
