@@ -182,7 +182,11 @@ def test_large_scatters_use_webgl():
     assert fig.data[0].type == "scattergl"
     axis = np.linspace(-1, 1, 5)
     fig = contours.similarity_contour(axis, np.ones((5, 5)), title="t", ref=(0, 0), data=X2)
-    assert fig.data[1].type == "scattergl"
+    # under a contour the data are a backdrop: a seeded sample of at most 1,000 points, drawn as SVG
+    assert fig.data[1].type == "scatter" and len(fig.data[1].x) == contours.MAX_BACKDROP_POINTS
+    assert fig.data[1].name == f"data (1,000 of {n:,} shown)"
+    again = contours.similarity_contour(axis, np.ones((5, 5)), title="t", ref=(0, 0), data=X2)
+    assert np.array_equal(again.data[1].x, fig.data[1].x)  # the same sample every time
     y = your_data_inputs()["tsne"]
     big = {**y, "labels": None, "coords": {"gk": X2, "ik": X2}}
     assert {tr.type for tr in your_data.tsne_figure(big).data} == {"scattergl"}

@@ -10,7 +10,7 @@ from ikviz.experiments import density as exp
 from ikviz.experiments import kernel_shapes, surfaces
 from ikviz.plots import density as plots
 from ikviz.plots import kernel_shapes as shape_plots
-from ikviz.plots.contours import similarity_contour
+from ikviz.plots.contours import MAX_BACKDROP_POINTS, similarity_contour
 
 PSI_OPTIONS = [4, 8, 16, 32, 64, 128, 256, 512]
 T_OPTIONS = [100, 200, 500, 1000, 2000]
@@ -25,6 +25,14 @@ def move_reference(chart_key: str, x_key: str, y_key: str) -> None:
     if points:
         ui.set_value(x_key, round(float(points[0]["x"]), 2))
         ui.set_value(y_key, round(float(points[0]["y"]), 2))
+
+
+def _backdrop_note(data) -> str:
+    """Say so when the contour plots draw a sample of the points (the kernels always use all of them)."""
+    if len(data) <= MAX_BACKDROP_POINTS:
+        return ""
+    return (f" The dots are a seeded sample of {MAX_BACKDROP_POINTS:,} of the {len(data):,} points; the kernels "
+            "use all of them.")
 
 
 def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
@@ -119,7 +127,7 @@ if section == "Four quadrants":
             st.markdown(exp.verdict(pairs))
             if not ui.presenting():
                 st.caption(f"IK with t = {p.t} partitionings: values are multiples of 1/t = {1 / p.t:g}. "
-                           "The effect shrinks as ψ grows (see *Margin vs ψ*).")
+                           "The effect shrinks as ψ grows (see *Margin vs ψ*)." + _backdrop_note(data))
 
 elif section == "Margin vs ψ":
     with ui.guarded("the margin curve"):
@@ -171,7 +179,7 @@ elif section == "Real data":
             st.caption(f"A t-SNE view of {info.title} ({min(info.n, 2000)} points, scaled to [−1, 1]²), as the "
                        "paper did with the Forest data (Fig. 4c–d). IK is computed on this 2-D view: its contours "
                        "stretch along the clusters and stop at the gaps between them; Laplacian's are the same "
-                       "diamond everywhere. Click a plot to move the reference.")
+                       "diamond everywhere. Click a plot to move the reference." + _backdrop_note(data))
 
 elif section == "IK ≈ Laplacian (Fig. 2)":
     grid_p = exp.GridParams(t=p.t, seed=p.seed)

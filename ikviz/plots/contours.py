@@ -44,6 +44,10 @@ def cell_lines(part: Partition) -> tuple[list, list]:
     return xs, ys
 
 
+#: data points drawn under a contour at most (a seeded sample beyond)
+MAX_BACKDROP_POINTS = 1000
+
+
 def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tuple[float, float],
                        data: np.ndarray | None = None, partition: Partition | None = None,
                        probes: dict[str, np.ndarray] | None = None, clickable: bool = False,
@@ -63,9 +67,16 @@ def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tupl
         hovertemplate="x=%{x:.2f}<br>y=%{y:.2f}<br>K=%{z:.3f}<extra></extra>",
     ))
     if data is not None and len(data):
-        fig.add_trace(scatter_class(len(data))(x=data[:, 0], y=data[:, 1], mode="markers", name="data",
-                                               marker=dict(size=2, color="white", opacity=0.5), hoverinfo="skip",
-                                               showlegend=False))
+        shown = data
+        if len(data) > MAX_BACKDROP_POINTS:
+            # a seeded sample keeps the regions' relative density; a WebGL layer per panel costs the browser
+            # more than the contours themselves, and several panels exhaust its WebGL contexts
+            rows = np.random.default_rng(0).choice(len(data), MAX_BACKDROP_POINTS, replace=False)
+            shown = data[np.sort(rows)]
+        name = "data" if len(shown) == len(data) else f"data ({len(shown):,} of {len(data):,} shown)"
+        fig.add_trace(scatter_class(len(shown))(x=shown[:, 0], y=shown[:, 1], mode="markers", name=name,
+                                                marker=dict(size=2, color="white", opacity=0.5), hoverinfo="skip",
+                                                showlegend=False))
     if partition is not None:
         xs, ys = cell_lines(partition)
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="white", width=1),
