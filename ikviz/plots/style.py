@@ -179,7 +179,9 @@ def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legen
     legend_px = rows * legend * 1.75 + (8 if rows else 0)
     layout = {"margin": {"t": round(top), "b": round(axis_px + legend_px + 4)}}
     if title_text:
-        layout["title"] = {"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 10}}
+        # Plotly anchors a multi-line title by its last line: push it down by the lines above, or they are cut
+        extra = (_lines(title_text) - 1) * title * 1.3
+        layout["title"] = {"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": round(10 + extra)}}
     if rows:
         layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
                             "x": 0, "xanchor": "left"}
@@ -216,15 +218,22 @@ def _is_multirow(fig: go.Figure) -> bool:
     return len({tuple(ax.domain) for ax in fig.select_yaxes() if ax.domain}) > 1
 
 
+def _is_square(fig: go.Figure) -> bool:
+    """Whether every panel of ``fig`` keeps an equal aspect (each y axis anchored to its x axis)."""
+    axes = list(fig.select_yaxes())
+    return bool(axes) and all(ax.scaleanchor for ax in axes)
+
+
 def projector(fig: go.Figure) -> go.Figure:
     """A copy of ``fig`` enlarged for a projector: big fonts, thick lines, room for the legend.
 
     Text becomes readable from the back of a lecture hall (title 22 px, axis titles 18,
     subplot titles 18, ticks 16, legend 16), the height at least 620 px (stacked subplots
-    grow with their text, by 1.5), curves at least 3 px wide and every marker that has a size
-    1.5 times larger. The title sits at the top of the figure, the legend horizontally at its
-    bottom, and the margins are recomputed (:func:`fit_room`) so that neither overlaps the plot,
-    the subplot titles or the axis titles.
+    grow with their text, by 1.5; equal-aspect panels, bound by their width, by 1.2 only),
+    curves at least 3 px wide and every marker that has a size 1.5 times larger. The title
+    sits at the top of the figure, the legend horizontally at its bottom, and the margins are
+    recomputed (:func:`fit_room`) so that neither overlaps the plot, the subplot titles or the
+    axis titles.
 
     Parameters
     ----------
@@ -250,7 +259,10 @@ def projector(fig: go.Figure) -> go.Figure:
     fig = go.Figure(fig)
     f = PROJECTOR_FONTS
     height = fig.layout.height or 450
-    height = max(round(height * 1.5) if _is_multirow(fig) else height, PROJECTOR_MIN_HEIGHT)
+    if _is_square(fig):  # equal-aspect panels are as tall as the column is wide: more height is blank space
+        height = round(height * 1.2)
+    else:
+        height = max(round(height * 1.5) if _is_multirow(fig) else height, PROJECTOR_MIN_HEIGHT)
 
     for trace in fig.data:
         if trace.type in _LINE_TRACES:
