@@ -287,6 +287,27 @@ def _file_stem(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{scope}-{key}" if scope else key).strip("-")
 
 
+def _result_download(fn, params, *, key: str, stem: str) -> None:
+    """A download of the view's whole result as ``ikviz reproduce`` writes it, when ``fn`` is a registered run."""
+    from ikviz import reproduce
+
+    if reproduce.entry_for(fn) is None:
+        return
+
+    def numbers() -> str:
+        import json
+
+        import store  # here, not at the top: store draws through this module
+
+        # the view's own result: held by the store (computed again only if it was evicted meanwhile)
+        result = store.get_store().call(fn, (params,), {})
+        return json.dumps(reproduce.numbers_of(fn, params, result), indent=1)
+
+    st.download_button("The whole result (JSON, as `ikviz reproduce` writes it)", data=numbers,
+                       file_name=f"{stem}-result.json", mime="application/json", key=f"{key}:result",
+                       on_click="ignore", icon=":material/description:")
+
+
 def _export_menu(fig, key: str, source) -> None:
     from ikviz import export
 
@@ -301,6 +322,8 @@ def _export_menu(fig, key: str, source) -> None:
         js.download_button("JSON", data=lambda: export.figure_json(fig), file_name=f"{stem}.json",
                            mime="application/json", key=f"{key}:json", on_click="ignore",
                            icon=":material/data_object:")
+        if source is not None and len(source) == 2:
+            _result_download(*source, key=key, stem=stem)
         if source is not None:
             code = _snippet(source)
             if code is not None:

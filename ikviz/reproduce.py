@@ -308,6 +308,33 @@ def _payload(name, entry, params, result, seconds, quick) -> dict:
                         "params": dataclasses.asdict(params), **entry.numbers(result)})
 
 
+def entry_for(fn: Callable) -> Entry | None:
+    """The registered reproduction whose ``run`` is ``fn`` (the first, if several share it), or None."""
+    return next((entry for entry in map(get, names()) if entry.run is fn), None)
+
+
+def numbers_of(fn: Callable, params, result, *, quick: bool = False) -> dict | None:
+    """What ``ikviz reproduce`` writes to ``NAME.json`` for ``result = fn(params)``; None if ``fn`` is not registered.
+
+    The app's Export menu offers it for a view computed by a registered run, so a
+    student's download and a reviewer's ``ikviz reproduce`` output can be compared
+    field by field (``seconds`` is None: the view may come from the results store).
+
+    Examples
+    --------
+    >>> from ikviz import reproduce
+    >>> entry = reproduce.get("hubness")
+    >>> params = entry.params(n=200, d_values=(3, 20))
+    >>> numbers = reproduce.numbers_of(entry.run, params, entry.run(params))
+    >>> numbers["experiment"], sorted(numbers["skewness"]), numbers["params"]["n"]
+    ('hubness', ['gk', 'ik'], 200)
+    """
+    entry = entry_for(fn)
+    if entry is None or not isinstance(params, entry.params):
+        return None
+    return _payload(entry.name, entry, params, result, None, quick)
+
+
 def payload(name: str, quick: bool = False, *, progress=None, **overrides) -> dict:
     """Run experiment ``name`` and return its JSON numbers (what ``NAME.json`` holds), without writing files.
 

@@ -159,7 +159,8 @@ def test_every_figure_has_an_export_menu_with_csv_json_and_code(small_kernel_sha
     at = apptest.open_page("kernel_shapes", psi="32")
     charts = apptest.charts(at)
     labels = [b.label for b in at.download_button]
-    assert len(charts) == 7 and labels == ["CSV", "JSON"] * 7
+    whole = "The whole result (JSON, as `ikviz reproduce` writes it)"  # kernel_shapes.run is a registered run
+    assert len(charts) == 7 and labels == ["CSV", "JSON", whole] * 7
     snippets = [c.value for c in at.code]
     assert len(snippets) == 7 and all("params = Params(" in s and "    psi=32," in s for s in snippets)
     assert "small_run" in snippets[0]  # the function the page really ran (here the small stand-in)
@@ -215,3 +216,20 @@ def test_clustering_note_on_spectral_results_only_under_spectral_clustering():
     assert not at.exception and not at.error
     assert not note(at)
     assert len(at.download_button) == 2 * len(apptest.charts(at))  # every figure exports
+
+
+def test_the_whole_result_is_what_ikviz_reproduce_writes():
+    import json
+
+    from ikviz import reproduce
+    from ikviz.experiments import density, kernel_shapes
+
+    settings = dict(n=300, psi=16, t=20, grid=21, psi_small=8, psi_large=32)
+    params = kernel_shapes.Params(**settings)
+    result = kernel_shapes.run(params)
+    numbers = reproduce.numbers_of(kernel_shapes.run, params, result)
+    written = reproduce.payload("kernel-shapes", **settings)  # what `ikviz reproduce kernel-shapes` writes
+    assert numbers.pop("seconds") is None and written.pop("seconds") > 0
+    assert numbers == written and json.loads(json.dumps(numbers)) == numbers
+    assert reproduce.numbers_of(density.probe_similarities, params, result) is None  # not a registered run
+    assert reproduce.numbers_of(kernel_shapes.run, density.Params(), result) is None  # parameters of another run
