@@ -398,9 +398,10 @@ def get_store() -> ResultsStore:
 
 
 _STOPPED_KEY = "_ikviz_stopped"  # session state: the keys of computations this session cancelled
+_ASKED_KEY = "_ikviz_asked"  # session state: the keys of heavy computations this session asked to run
 
 
-def compute(fn: Callable, *args, inline: bool = False, **kwargs):
+def compute(fn: Callable, *args, inline: bool = False, ask: str | None = None, **kwargs):
     """``fn(*args, **kwargs)`` through the shared store, showing queue place and progress meanwhile.
 
     ``fn`` receives the store's ``memo`` and a ``progress`` callback if its
@@ -410,7 +411,8 @@ def compute(fn: Callable, *args, inline: bool = False, **kwargs):
     it: the note and a button to run it after all are drawn here). ``inline=True`` is for quick steps (a
     figure of a finished result, a file's header): they run in the page's own
     thread, still computed once and shared, instead of queueing behind other
-    sessions' heavy computations.
+    sessions' heavy computations. ``ask`` (a sentence on what it costs) makes
+    a computation that is not held yet wait for a click on **Run it**.
     """
     import streamlit as st
 
@@ -422,6 +424,11 @@ def compute(fn: Callable, *args, inline: bool = False, **kwargs):
     if key in stopped:  # cancelled here: wait for a changed setting or a click, do not start it again
         st.info("Stopped on request. Change a setting, or run it after all.")
         st.button("Run it", key=f"_run_{key}", on_click=stopped.discard, args=(key,))
+        raise Cancelled(block_name(fn))
+    asked = st.session_state.setdefault(_ASKED_KEY, set())
+    if ask and key not in asked and not store.peek(fn, *args, **kwargs)[0]:  # heavy: on request only
+        st.info(ask)
+        st.button("Run it", key=f"_run_{key}", on_click=asked.add, args=(key,), icon=":material/play_arrow:")
         raise Cancelled(block_name(fn))
     job = store.submit(fn, *args, **kwargs)
     try:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import store
 import streamlit as st
+from ui import PINNED_KEY  # the control ui.control draws even in presentation mode
 
 from ikviz import claims, tours
 
-#: session state: the URL key of the control :func:`ui.control` draws even in presentation mode
-PINNED_KEY = "_pinned"
 _APPLIED_KEY = "_tour_applied"  # session state: the (tour, step) whose link values were last applied
 
 _KEYS_SCRIPT = """<script>

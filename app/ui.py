@@ -101,6 +101,10 @@ def _to_url(value) -> str:
     return str(value)
 
 
+#: session state: the URL key of the one control a guided tour's step keeps visible in presentation mode
+PINNED_KEY = "_pinned"
+
+
 def presenting() -> bool:
     """Whether presentation mode (controls hidden) is on."""
     return bool(st.session_state.get(PRESENT_KEY, False))
@@ -118,7 +122,7 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
     (see :func:`page_header`) unless ``scoped=False``, so two pages can both
     have a ``psi`` with different ranges. In presentation mode the widget is
     not drawn (unless ``always``, or ``key`` is the control a guided tour's
-    step pins: ``st.session_state["_pinned"]``, see ``tour.py``) and the last
+    step pins: ``st.session_state[PINNED_KEY]``, see ``tour.py``) and the last
     value is kept. ``kwargs`` go to the widget (``options``, ``min_value``,
     ``max_value``, ``step``, ``help``...).
     """
@@ -134,7 +138,7 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
             if problem:
                 given = raw[:40].replace("`", "'")  # a link can hold anything: keep the notice short and plain
                 _note(f"`{url_key}={given}` → `{url_key}={_to_url(state[key])}` ({problem})")
-    if always or not presenting() or st.session_state.get("_pinned") == url_key:
+    if always or not presenting() or st.session_state.get(PINNED_KEY) == url_key:
         # widget keys need not be scoped: widgets of other pages are never drawn in the same run
         widget_key = f"_w_{url_key}"
         state[widget_key] = state[key]

@@ -165,7 +165,6 @@ def test_scatter_class_switches_to_webgl_above_the_threshold():
     assert style.scatter_class(10) is go.Scatter
     assert style.scatter_class(style.WEBGL_ABOVE) is go.Scatter
     assert style.scatter_class(style.WEBGL_ABOVE + 1) is go.Scattergl
-    assert style.scatter_trace(5, x=[1], y=[1]).type == "scatter"
 
 
 def test_small_figures_draw_no_webgl(all_figures):

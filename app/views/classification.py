@@ -37,21 +37,15 @@ def _gamma_label(value) -> str:
 HEAVY_W = 1000
 
 
-def _ready_to_run(p) -> bool:
-    """Whether to compute ``p`` now: at once unless it is heavy and not computed yet, else on a click."""
+def _cost(p) -> str | None:
+    """What a heavy setting costs, said before it runs (see ``store.compute(ask=...)``); None when it is light."""
     spec = p.data
-    if spec.dataset != "w-gaussians" or spec.w < HEAVY_W or store.get_store().peek(exp.run, p)[0]:
-        return True
-    key = f"_run_svm_{store.get_store().key(exp.run, (p,), {})}"
-    if st.session_state.get(key):
-        return True
+    if spec.dataset != "w-gaussians" or spec.w < HEAVY_W:
+        return None
     cost = ("minutes with 5-fold CV over the grid (about six on 2 cores at w = 5,000)" if p.tuning == "cv" else
             "up to a minute with the sliders' parameters")
-    st.info(f"w = {spec.w:,}: the SVMs work in {2 * spec.w:,} dimensions, which takes {cost}. Run it, or pick "
+    return (f"w = {spec.w:,}: the SVMs work in {2 * spec.w:,} dimensions, which takes {cost}. Run it, or pick "
             f"w ≤ {HEAVY_W // 10} for a view in seconds; the Claims page holds ting2021 Table 4's numbers.")
-    st.button("Run it", key=f"{key}:button", on_click=st.session_state.__setitem__, args=(key, True),
-              icon=":material/play_arrow:")
-    return False
 
 
 def svm_section():
@@ -105,10 +99,8 @@ def svm_section():
         spec = replace(spec, n_test=capped)
     p = exp.Params(data=spec, kernels=KERNELS, tuning=tuning, grid=grid, gamma=float(gamma), psi=int(psi), t=int(t),
                    ik_method=ik_method, seed=int(seed))
-    if not _ready_to_run(p):
-        return
     with ui.guarded("the SVM comparison"):
-        result = store.compute(exp.run, p)
+        result = store.compute(exp.run, p, ask=_cost(p))
         regions = result.regions
         st.dataframe(_svm_table(result), hide_index=True)
         if not ui.presenting():

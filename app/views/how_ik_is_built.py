@@ -1,6 +1,5 @@
 """How Isolation Kernel is built: ψ sampled points, their cells, and the average over t partitionings (animated)."""
 
-import numpy as np
 import store
 import streamlit as st
 import ui
@@ -43,13 +42,12 @@ p = exp.Params(dataset=dataset, psi=int(psi), t=int(t), method=method, ref_x=flo
 with ui.guarded("the build-up"):
     result = store.compute(exp.run, p)
     ui.figure(plots.build_up_figure(result), "chart_build_up", source=(exp.run, p))
-    final = result.running[-1]
-    covered = int(np.sum(result.ref_cells >= 0))
+    numbers = exp.summary(result)
     left, middle, right = st.columns(3)
-    left.metric("partitionings", f"{len(result.partitions)}")
-    middle.metric("share of the square with K > 0.5", f"{np.mean(final > 0.5):.0%}",
+    left.metric("partitionings", f"{numbers['partitionings']}")
+    middle.metric("share of the square with K > 0.5", f"{numbers['reach']:.0%}",
                   help="How far the reference's similarity reaches: small where the data are dense.")
-    right.metric("partitionings covering the reference", f"{covered} of {len(result.partitions)}",
+    right.metric("partitionings covering the reference", f"{numbers['covering']} of {numbers['partitionings']}",
                  help="Always all for Voronoi cells and trees; iNNE's balls may miss a point far from the data.")
     if not ui.presenting():
         st.caption(

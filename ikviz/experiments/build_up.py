@@ -18,7 +18,8 @@ from ..data import load
 from ..kernels import IsolationKernel, Partition, shared_cells
 from ..runner import Memo, Progress, resolve
 
-__all__ = ["DATASETS", "METHODS", "Params", "Result", "fitted_kernel", "frame_names", "grid_points", "load_data", "run"]
+__all__ = ["DATASETS", "METHODS", "Params", "Result", "fitted_kernel", "frame_names", "grid_points", "load_data", "run",
+           "summary"]
 
 #: 2-D data sets (names of :func:`ikviz.data.load`) and the options that make them 2-D
 DATASETS: dict[str, tuple[str, dict]] = {
@@ -130,3 +131,21 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
 def frame_names(result: Result) -> list[str]:
     """The animation's frame labels: the sample, the cells, then t = 1, 2, ..."""
     return ["ψ points", "cells"] + [f"t = {k}" for k in range(1, len(result.partitions) + 1)]
+
+
+def summary(result: Result) -> dict:
+    """The numbers under the animation: partitionings, how far the finished similarity reaches, coverage.
+
+    ``reach`` is the share of the square where the similarity to the reference
+    exceeds 0.5 (small where the data are dense); ``covering`` counts the
+    partitionings with a cell holding the reference (iNNE's balls may miss it).
+
+    Examples
+    --------
+    >>> from ikviz.experiments import build_up
+    >>> s = build_up.summary(build_up.run(build_up.Params(psi=8, t=3)))
+    >>> s["partitionings"], s["covering"], 0 < s["reach"] < 1
+    (3, 3, True)
+    """
+    return {"partitionings": len(result.partitions), "reach": float(np.mean(result.running[-1] > 0.5)),
+            "covering": int(np.sum(result.ref_cells >= 0))}

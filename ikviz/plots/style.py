@@ -53,18 +53,6 @@ def scatter_class(n_points: int) -> type[go.Scatter | go.Scattergl]:
     return go.Scattergl if int(n_points) > WEBGL_ABOVE else go.Scatter
 
 
-def scatter_trace(n_points: int, **kwargs) -> go.Scatter | go.Scattergl:
-    """A scatter trace of ``n_points`` points, SVG or WebGL as :func:`scatter_class` picks.
-
-    Examples
-    --------
-    >>> from ikviz.plots.style import scatter_trace
-    >>> scatter_trace(3, x=[0, 1, 2], y=[2, 1, 0], mode="markers").type
-    'scatter'
-    """
-    return scatter_class(n_points)(**kwargs)
-
-
 #: the widths (px) the legend's rows are estimated for: a Streamlit column, a projected wide page
 LEGEND_WIDTH = 700
 PROJECTOR_WIDTH = 1000
