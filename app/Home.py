@@ -6,6 +6,7 @@ import tour
 import ui
 
 st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/forest:", layout="wide")
+ui.warm_up_plotly()  # first of all: the browser compiles Plotly while the rest of the page arrives
 
 
 @st.cache_resource(show_spinner=False)
@@ -44,3 +45,4 @@ with st.sidebar:
 # a guided tour's step (?tour=...&step=...): its bar on top, its control pinned in presentation mode
 tour.bar()
 page.run()
+ui.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted

@@ -191,9 +191,9 @@ def guarded(what: str):
 WARM_UP_KEY = "ikviz-plotly-warm-up"
 
 
-def _warm_up_plotly() -> None:
-    """An empty chart, off screen, first on every page: the browser fetches and compiles Plotly's code
-    (a 4.7 MB chunk, about a second) while the page still computes, not after its first figure arrives."""
+def warm_up_plotly() -> None:
+    """An empty chart, off screen, first on every page (Home.py): the browser fetches and compiles Plotly's
+    code (a 4.7 MB chunk, about a second) while the page still computes, not after its first figure arrives."""
     import plotly.graph_objects as go
 
     st.html(f"<style>.st-key-{WARM_UP_KEY} {{position: absolute; left: -10000px; width: 50px; height: 50px;"
@@ -211,7 +211,6 @@ def page_header(title: str, intro: str) -> None:
     """
     state = st.session_state
     state[_SCOPE_KEY] = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
-    _warm_up_plotly()
     st.title(title)
     # One slot for the corrections of link values (see control). Page controls come after this call;
     # only Home.py's presentation toggle comes before, and it reads the link on a session's first run
@@ -220,8 +219,81 @@ def page_header(title: str, intro: str) -> None:
         state[_NOTICES_KEY] = []
     state[_NOTICE_SLOT_KEY] = st.empty()
     _show_notices()
-    if not presenting():
+    if presenting():
+        _start_slides()
+    else:
+        st.query_params.pop(SLIDE_KEY, None)  # one figure at a time is presentation mode's alone
         st.markdown(intro)
+
+
+# ------------------------------------------------------------------ presentation mode: one figure at a time
+#: URL key of the figure presentation mode shows (1-based, in the page's order)
+SLIDE_KEY = "fig"
+_SLIDES_KEY = "_slides"  # this run's slides: the pager's slot, the figures' titles, the chosen one
+#: a page has fewer figures than this; a link's larger value is clamped to it, then to the page's last
+MAX_SLIDES = 20
+
+
+class _Slides:
+    """This run's figures in presentation mode: which one to draw, and the pager that picks it."""
+
+    def __init__(self):
+        self.slot = st.empty()  # the pager, under the title: drawn once the page has counted its figures
+        self.titles: list[str] = []
+        self.pager = None  # the deferred widget call of ui.control: (label, key, on_change)
+        self.last = None  # how to draw the last figure, if the link asked for one beyond it
+        self.chosen = control(self._defer, "Figure", SLIDE_KEY, 1, always=True, min_value=1, max_value=MAX_SLIDES)
+
+    def _defer(self, label, *, key, on_change, **_):
+        self.pager = (label, key, on_change)
+
+    def take(self, title: str, draw) -> None:
+        """Count one figure of the page; draw it (``draw()``) if it is the chosen one."""
+        self.titles.append(title or f"Figure {len(self.titles) + 1}")
+        if len(self.titles) == self.chosen:
+            draw()
+        self.last = draw
+
+    def finish(self) -> None:
+        """Draw the pager, and the last figure if the link chose one beyond it."""
+        n = len(self.titles)
+        if n == 0:
+            return
+        with self.slot.container():
+            if self.chosen > n:
+                _note(f"`{SLIDE_KEY}={self.chosen}` → `{SLIDE_KEY}={n}` (this page has {n} figures)")
+                st.session_state[state_key(SLIDE_KEY)] = n
+                st.query_params[SLIDE_KEY] = str(n)
+                self.last()
+            if n > 1:
+                label, key, on_change = self.pager
+                st.session_state[key] = min(self.chosen, n)
+                st.radio(label, options=range(1, n + 1), key=key, on_change=on_change, horizontal=True,
+                         format_func=lambda i: f"{i} · {_short(self.titles[i - 1])}",
+                         help="Presentation mode shows one figure at a time, as large as the screen allows.")
+
+
+def _short(title: str, length: int = 40) -> str:
+    return title if len(title) <= length else title[:length - 1].rstrip() + "…"
+
+
+def _start_slides() -> None:
+    st.session_state[_SLIDES_KEY] = _Slides()
+
+
+def finish_page() -> None:
+    """After the page's script (Home.py): in presentation mode, the pager over the page's figures."""
+    slides = st.session_state.pop(_SLIDES_KEY, None)
+    if slides is not None and presenting():
+        slides.finish()
+
+
+def figure_columns(spec) -> list:
+    """``st.columns(spec)`` for a grid of figures; in presentation mode one full-width place for all of
+    them, since :func:`figure` then draws one figure at a time."""
+    if presenting():
+        return [st.container()] * (spec if isinstance(spec, int) else len(spec))
+    return st.columns(spec)
 
 
 # ------------------------------------------------------------------ figures, with their numbers and code
@@ -230,17 +302,6 @@ def _projector(fig):
     from ikviz.plots.style import projector
 
     return projector(fig)
-
-
-def _enlarged(fig, key: str, config: dict) -> None:
-    """Show ``fig`` alone, over the page and as wide as the screen allows: one large figure at a time."""
-    from ikviz.export import figure_title
-
-    def body():
-        st.plotly_chart(fig.update_layout(height=max(fig.layout.height or 0, 700)), key=f"{key}:large",
-                        width="stretch", config=config)
-
-    st.dialog(figure_title(fig) or "Figure", width="large")(body)()
 
 
 def _snippet(source) -> str | None:
@@ -266,8 +327,9 @@ def figure(fig, key: str, *, source=None, **kwargs):
     is given, a Python snippet that recomputes the result outside the app:
     ``source=(run, params)`` for ``store.compute(run, params)``, or
     ``(fn, args, kwargs)`` for ``store.compute(fn, *args, **kwargs)``.
-    In presentation mode the figure is enlarged for projectors, the menu is
-    hidden and an **Enlarge** button shows the figure alone over the page.
+    In presentation mode the page shows one figure at a time, enlarged for
+    projectors, with no menu; a pager under the title picks the figure
+    (``?fig=N`` in the link, see :func:`finish_page`).
     Plotly's own toolbar keeps its camera button for a PNG.
     ``kwargs`` go to ``st.plotly_chart`` (``on_select``, ``selection_mode``,
     ``config``...); returns what it returns (the selection of a clickable chart).
@@ -275,14 +337,20 @@ def figure(fig, key: str, *, source=None, **kwargs):
     config = {"displaylogo": False,
               "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
               **(kwargs.pop("config", None) or {})}
-    shown = _projector(fig) if presenting() else fig
-    state = st.plotly_chart(shown, key=key, width="stretch", config=config, **kwargs)
-    if not presenting():
+    slides = st.session_state.get(_SLIDES_KEY) if presenting() else None
+    if slides is None:
+        state = st.plotly_chart(fig, key=key, width="stretch", config=config, **kwargs)
         _export_menu(fig, key, source)
-    elif st.button("Enlarge", key=f"{key}:enlarge", icon=":material/fullscreen:", type="tertiary",
-                   help="Show this figure alone, as large as the screen allows."):
-        _enlarged(_projector(fig), key, config)
-    return state
+        return state
+    from ikviz.export import figure_title
+
+    drawn = {}
+
+    def draw():
+        drawn["state"] = st.plotly_chart(_projector(fig), key=key, width="stretch", config=config, **kwargs)
+
+    slides.take(figure_title(fig), draw)
+    return drawn.get("state")
 
 
 def _file_stem(key: str) -> str:

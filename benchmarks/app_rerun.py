@@ -20,6 +20,11 @@ page by page in a new tab, measures (issue 16's targets in brackets):
 ``--store DIR`` starts the server on a store prepared by ``python app/prepare.py``
 (``IKVIZ_STORE_DIR=DIR``), the state of a server after its first start.
 
+``--floor`` first measures the same on ``benchmarks/floor_app.py``, a Streamlit
+page with one small Plotly figure and a slider: what Streamlit and Plotly alone
+cost in this browser on this machine (the row ``floor``), so that each page's
+figures can be read against it.
+
 ``--server-only`` instead times the script reruns in AppTest (no browser), the
 old form of this benchmark. Prints one JSON line per page and a table.
 """
@@ -61,6 +66,32 @@ FIRST_FIGURE_JS = """() => Array.from(document.querySelectorAll(
   .filter(e => !e.closest('.st-key-ikviz-plotly-warm-up')).length"""
 
 
+# counts the script runs the page has started: a fast rerun can start and end between two polls
+RUNS_JS = """(() => { window.__ikvizRuns = 0; let last = null;
+  const watch = () => new MutationObserver(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const now = app && app.getAttribute("data-test-script-state");
+    if (now !== last && now === "running") window.__ikvizRuns += 1;
+    last = now;
+  }).observe(document.documentElement, {subtree: true, attributes: true, childList: true});
+  if (document.documentElement) watch(); else document.addEventListener("DOMContentLoaded", watch);
+})();"""
+
+
+async def _runs(page) -> int:
+    try:
+        return await page.evaluate("window.__ikvizRuns || 0")
+    except Exception:
+        return 0
+
+
+async def _started(page, before: int, timeout: float = 3.0) -> None:
+    """Wait until the page has started a script run after the ``before``-th."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout and await _runs(page) <= before:
+        await asyncio.sleep(0.01)
+
+
 async def _state(page) -> dict | None:
     """The page's script state (see classroom.DONE_JS), or None while a new document is still loading."""
     try:
@@ -94,10 +125,11 @@ def _complete(state, _page) -> bool:
 
 async def _open(page, action, timeout: float, in_app: bool = False) -> dict:
     """Run ``action`` (a goto, a reload or, ``in_app``, a click) and time the first figure and the finished page."""
+    before = await _runs(page)
     t0 = time.monotonic()
     await action()
     if in_app:  # the same document: wait for the page's own run to start, not the previous page's end
-        await _until(page, lambda s, _p: s["state"] != "notRunning", 3.0)
+        await _started(page, before)
     first = None
     while time.monotonic() - t0 < timeout:
         state = await _state(page)
@@ -121,16 +153,18 @@ async def _move(page, key: str, press: str, timeout: float) -> float | None:
     if not await thumb.count():
         return None
     await thumb.first.focus()
+    before = await _runs(page)
     t0 = time.monotonic()
     await page.keyboard.press(press)
     # the rerun starts after the slider's own debounce; wait to see it start before waiting for its end
-    await _until(page, lambda s, _p: s["state"] != "notRunning", 3.0)
+    await _started(page, before)
     rest = await _until(page, _complete, timeout)
     return None if rest is None else round(time.monotonic() - t0, 2)
 
 
-async def measure(ctx, base: str, path: str, timeout: float) -> dict:
-    """One page in a new tab of ``ctx`` (whose browser cache already holds the app's scripts)."""
+async def measure(ctx, base: str, path: str, timeout: float, control: str | None = None) -> dict:
+    """One page in a new tab of ``ctx`` (whose browser cache already holds the app's scripts);
+    ``control``: the URL key of the slider to move, by default the page's own from ``CONTROLS``."""
     page = await ctx.new_page()
     row: dict = {"page": path}
     try:
@@ -138,7 +172,7 @@ async def measure(ctx, base: str, path: str, timeout: float) -> dict:
         row.update({f"first_{k}": v for k, v in first.items()})
         reload = await _open(page, lambda: page.reload(wait_until="commit"), timeout)
         row.update({f"reload_{k}": v for k, v in reload.items()})
-        key = CONTROLS.get(path)
+        key = control or CONTROLS.get(path)
         if key and "error" not in reload:
             row["new_value_s"] = await _move(page, key, "ArrowRight", timeout)
             row["back_s"] = await _move(page, key, "ArrowLeft", timeout)
@@ -147,46 +181,73 @@ async def measure(ctx, base: str, path: str, timeout: float) -> dict:
     return row
 
 
+def stop_server(server: subprocess.Popen) -> None:
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+
+
+async def floor_row(browser, timeout: float) -> dict:
+    """The measurements of :func:`measure` on ``floor_app.py``, in a browser context of its own."""
+    port = free_port()
+    server = start_server(port, {**os.environ, "PYTHONUNBUFFERED": "1"}, entry="benchmarks/floor_app.py")
+    try:
+        ctx = await browser.new_context(viewport={"width": 1400, "height": 900})
+        await ctx.add_init_script(RUNS_JS)
+        home = await ctx.new_page()  # the first visit fetches the scripts, as for the app
+        await _open(home, lambda: home.goto(f"http://127.0.0.1:{port}", wait_until="commit"), timeout)
+        await home.close()
+        row = await measure(ctx, f"http://127.0.0.1:{port}", "", timeout, control="x")
+        await ctx.close()
+    finally:
+        stop_server(server)
+    return {**row, "page": "floor"}
+
+
 async def browser_main(args) -> list[dict]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     empty = tempfile.mkdtemp(prefix="ikviz-store-")
     # a prepared store (app/prepare.py), or an empty one that nothing fills in the background
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "IKVIZ_STORE_DIR": args.store or empty, "IKVIZ_PREPARE": "0"}
-    t0 = time.monotonic()
-    server = start_server(port, env)
-    print(json.dumps({"server_start_s": round(time.monotonic() - t0, 2)}), flush=True)
     rows = []
-    try:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=args.chromium, headless=True,
-                                               args=["--no-sandbox", "--disable-dev-shm-usage"])
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=args.chromium, headless=True,
+                                           args=["--no-sandbox", "--disable-dev-shm-usage"])
+        if args.floor:
+            rows.append(await floor_row(browser, args.timeout))
+            print(json.dumps(rows[-1]), flush=True)
+        t0 = time.monotonic()
+        server = start_server(port, env)
+        print(json.dumps({"server_start_s": round(time.monotonic() - t0, 2)}), flush=True)
+        try:
             ctx = await browser.new_context(viewport={"width": 1400, "height": 900})
+            await ctx.add_init_script(RUNS_JS)
             # a student's first visit: the browser fetches and compiles the app's scripts once
             home = await ctx.new_page()
             cold = await _open(home, lambda: home.goto(base, wait_until="commit"), args.timeout)
             print(json.dumps({"home_cold_browser_s": cold.get("complete_s")}), flush=True)
             await home.close()
+            pages = []
             for path in args.pages:
-                rows.append(await measure(ctx, base, path, args.timeout))
-                print(json.dumps(rows[-1]), flush=True)
+                pages.append(await measure(ctx, base, path, args.timeout))
+                print(json.dumps(pages[-1]), flush=True)
             # the lecture's own path: one tab, from page to page through the sidebar (everything computed)
             tab = await ctx.new_page()
             await _open(tab, lambda: tab.goto(base, wait_until="commit"), args.timeout)
-            for row in rows:
+            for row in pages:
                 link = tab.locator(f'[data-testid="stSidebarNav"] a[href$="/{row["page"]}"]')
                 moved = await _open(tab, lambda link=link: link.first.click(), args.timeout, in_app=True)
                 row.update({f"sidebar_{k}": v for k, v in moved.items()})
                 print(json.dumps({"page": row["page"], **{k: v for k, v in row.items() if k.startswith("sidebar")}}),
                       flush=True)
-            await browser.close()
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-        shutil.rmtree(empty, ignore_errors=True)
+            rows += pages
+        finally:
+            stop_server(server)
+            shutil.rmtree(empty, ignore_errors=True)
+        await browser.close()
     return rows
 
 
@@ -236,6 +297,7 @@ if __name__ == "__main__":
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--json", help="also write the rows here")
+    parser.add_argument("--floor", action="store_true", help="first measure benchmarks/floor_app.py")
     parser.add_argument("--server-only", action="store_true")
     args = parser.parse_args()
     if args.server_only:

@@ -82,8 +82,8 @@ def tree_rss_bytes(pid: int) -> int:
     return total
 
 
-def start_server(port: int, env: dict) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "streamlit", "run", "app/Home.py", "--server.headless", "true",
+def start_server(port: int, env: dict, entry: str = "app/Home.py") -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "streamlit", "run", entry, "--server.headless", "true",
            "--server.port", str(port), "--browser.gatherUsageStats", "false"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                             start_new_session=True)

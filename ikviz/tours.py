@@ -21,7 +21,7 @@ Examples
 >>> TOURS["ting2018"].steps[0].page
 'how-ik-is-built'
 >>> step_url("ting2018", 1)
-'kernel-shapes?psi=16&tour=ting2018&step=1&present=1'
+'kernel-shapes?psi=16&fig=3&tour=ting2018&step=1&present=1'
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ PRESENT_KEY, TOUR_KEY, STEP_KEY = "present", "tour", "step"
 class Step:
     """One step of a tour: a page with its settings, what to say, and the paper's number.
 
-    ``params`` are URL values (strings) the page's controls accept;
+    ``params`` are URL values (strings) the page's controls accept (``fig``: the
+    figure presentation mode shows first, see ``app/ui.py``);
     ``control`` is the URL key of the control the lecturer moves;
     ``published`` is the paper's number with its table or figure (None when
     the step shows no number); ``claim`` the key of the matching claim of
@@ -94,12 +95,12 @@ def _built(method: str, why: str) -> Step:
 TOURS: dict[str, Tour] = {t.name: t for t in (
     Tour("ting2018", "ting2018", "Isolation Kernel and its effect on SVM (Ting et al. 2018)", (
         _built("iforest", "Ting and colleagues (2018) cut with isolation trees, grown to height log₂ ψ."),
-        Step("kernel-shapes", {"psi": "16"}, "Kernel shapes: IK looks like a Laplacian",
+        Step("kernel-shapes", {"psi": "16", "fig": "3"}, "Kernel shapes: IK looks like a Laplacian",
              "On uniform data IK's contours are diamonds, like the Laplacian L_ψ and unlike the round RBF. "
              "Raise ψ: smaller cells, so IK falls off faster with distance.",
              control="psi", published="Fig. 3: contours become sharper as ψ increases (figure only)",
              claim="ting2018-fig3"),
-        Step("density", {"section": "Four quadrants", "psi": "32", "t": "500"},
+        Step("density", {"section": "Four quadrants", "psi": "32", "t": "500", "fig": "6"},
              "Density adaptivity: sparse pairs are more similar",
              "Four quadrants of different density. The pairs S and D are equally far apart, yet IK rates the "
              "sparse pair S more similar than the dense pair D; L_ψ and RBF cannot tell them apart. Raise ψ and "
@@ -122,7 +123,8 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
     )),
     Tour("ting2021", "ting2021", "Breaking the curse of dimensionality with Isolation Kernel (Ting et al. 2021)", (
         _built("anne", "Ting and colleagues (2021) use Voronoi cells around the ψ points (aNNE)."),
-        Step("curse-of-dimensionality", {"section": "instability", "d_max": "1000", "eps": "0.05"},
+        Step("curse-of-dimensionality",
+             {"section": "instability", "d_max": "1000", "eps": "0.05", "fig": "3"},
              "Instability of the nearest neighbour",
              "N_eps counts the points almost as near as the nearest neighbour. As d grows, Gaussian-type "
              "measures see every point about equally far, so N_eps explodes; IK keeps telling points apart. "

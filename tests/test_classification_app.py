@@ -185,3 +185,12 @@ def test_heavy_w_runs_on_request_and_light_w_at_once(fakes):
     assert not at.exception and len(tables(at)) == 1
     at.run()  # asked once: the view stays computed for this session
     assert len(tables(at)) == 1
+
+
+def test_heavy_w_paired_runs_say_their_cost_per_seed_before_running(fakes):
+    at = open_page(data="w-gaussians", w="5000", paired="1", seeds="3", seed="7")  # not computed before
+    asks = [i.value for i in at.info if "the SVMs work in 10,000 dimensions" in i.value]
+    assert len(asks) == 2 and "once for each of the 3 seeds" in asks[1]  # the single view's, then the paired
+    assert not tables(at)
+    at = open_page(data="w-gaussians", w="100", paired="1", seeds="3")
+    assert len(tables(at)) == 2 and not [i for i in at.info if "Run it" in i.value]  # light: both at once

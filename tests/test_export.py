@@ -170,20 +170,35 @@ def test_presentation_mode_hides_the_export_menus(small_kernel_shapes):
     at = apptest.open_page("kernel_shapes")
     at.toggle(key="_w_present").set_value(True).run()
     assert not at.exception
-    assert len(apptest.charts(at)) == 7 and len(at.download_button) == 0 and len(at.code) == 0
+    assert len(apptest.charts(at)) == 1 and len(at.download_button) == 0 and len(at.code) == 0
 
 
-def test_presentation_mode_enlarges_one_figure_at_a_time(small_kernel_shapes):
+def chart_keys(at) -> list[str]:
+    return [c.proto.id.rsplit("-", 1)[-1] for c in apptest.charts(at)]
+
+
+def test_presentation_mode_shows_one_figure_at_a_time_with_a_pager(small_kernel_shapes):
     at = apptest.open_page("kernel_shapes", present="1")
-    enlarge = [b for b in at.button if b.key.endswith(":enlarge")]
-    assert len(enlarge) == 7  # one per figure
-    at.button(key="chart_ik_anne:enlarge").click().run()
-    assert not at.exception
-    charts = apptest.charts(at)
-    assert len(charts) == 8  # the page's seven and the enlarged one over them
-    assert sum('"height":700' in c.proto.spec.replace(" ", "") for c in charts) == 1
-    at.run()  # the next rerun closes it
-    assert len(apptest.charts(at)) == 7
+    pager = at.radio(key="_w_fig")
+    assert len(pager.options) == 7 and pager.value == 1 and pager.options[6].startswith("7 · Sharpness")
+    assert chart_keys(at) == ["chart_ik_anne"]
+    spec = apptest.charts(at)[0].proto.spec.replace(" ", "")
+    assert '"size":22' in spec  # drawn at projector size (title font)
+    pager.set_value(7).run()
+    assert not at.exception and chart_keys(at) == ["chart_sharpness"] and at.query_params["fig"] == "7"
+    at.toggle(key="_w_present").set_value(False).run()  # out of presentation mode: every figure, no pager
+    assert len(apptest.charts(at)) == 7 and "fig" not in at.query_params
+    assert not [r for r in at.radio if r.key == "_w_fig"]
+
+
+def test_a_link_names_the_figure_and_one_beyond_the_last_is_the_last_with_a_notice(small_kernel_shapes):
+    at = apptest.open_page("kernel_shapes", present="1", fig="3")
+    assert chart_keys(at) == ["chart_ik_iforest"] and at.radio(key="_w_fig").value == 3
+    at = apptest.open_page("kernel_shapes", present="1", fig="12")
+    assert chart_keys(at) == ["chart_sharpness"] and at.radio(key="_w_fig").value == 7
+    assert any("`fig=12` → `fig=7`" in w.value for w in at.warning)
+    at = apptest.open_page(None, present="1", fig="zero")  # said on the page the link opens
+    assert any("`fig=zero` → `fig=1`" in w.value for w in at.warning) and at.query_params["fig"] == "1"
 
 
 def quadrant_text(at) -> bool:

@@ -37,15 +37,18 @@ def _gamma_label(value) -> str:
 HEAVY_W = 1000
 
 
-def _cost(p) -> str | None:
-    """What a heavy setting costs, said before it runs (see ``store.compute(ask=...)``); None when it is light."""
+def _cost(p, seeds: int = 1) -> str | None:
+    """What a heavy setting costs, said before it runs (see ``store.compute(ask=...)``); None when it is light.
+
+    ``seeds``: the number of paired runs, each as costly as the single view."""
     spec = p.data
     if spec.dataset != "w-gaussians" or spec.w < HEAVY_W:
         return None
     cost = ("minutes with 5-fold CV over the grid (about six on 2 cores at w = 5,000)" if p.tuning == "cv" else
             "up to a minute with the sliders' parameters")
-    return (f"w = {spec.w:,}: the SVMs work in {2 * spec.w:,} dimensions, which takes {cost}. Run it, or pick "
-            f"w ≤ {HEAVY_W // 10} for a view in seconds; the Claims page holds ting2021 Table 4's numbers.")
+    times = f", once for each of the {seeds} seeds" if seeds > 1 else ""
+    return (f"w = {spec.w:,}: the SVMs work in {2 * spec.w:,} dimensions, which takes {cost}{times}. Run it, or "
+            f"pick w ≤ {HEAVY_W // 10} for a view in seconds; the Claims page holds ting2021 Table 4's numbers.")
 
 
 def svm_section():
@@ -122,7 +125,7 @@ def svm_section():
                            f"class{mark[shape] if dataset == 'density-ratio' else ''}).")
             keys = [k for k in p.kernels if k in regions]
             for row in (keys[:3], keys[3:]):
-                cols = st.columns(3)
+                cols = ui.figure_columns(3)
                 for col, k in zip(cols, row):
                     with col:
                         ui.figure(plots.regions_figure(result, k, box=box, disc=disc), f"regions_{k}",
@@ -143,7 +146,7 @@ def svm_section():
         with ui.guarded("the paired runs"):
             seeds = tuple(range(int(seed), int(seed) + n_seeds))
             paired = exp.PairedParams(p, seeds)
-            res = store.compute(exp.paired_runs, paired)
+            res = store.compute(exp.paired_runs, paired, ask=_cost(p, len(seeds)))
             with c2:
                 st.dataframe([{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()}
                               for r in res.summary()], hide_index=True)

@@ -138,7 +138,7 @@ with ui.guarded("the clustering"):
     result = store.compute(exp.run, p)
     X2, evaluations, sweeps = result.X2, result.evaluations, result.sweeps
     axis_titles = exp.projection_axes(data, d)[:2]
-    cols = st.columns(1 + len(evaluations))
+    cols = ui.figure_columns(1 + len(evaluations))
     with cols[0]:
         ui.figure(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
                                        axis_titles=axis_titles), "chart_classes", source=(exp.run, p))

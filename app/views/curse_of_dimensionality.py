@@ -72,7 +72,7 @@ def instability_section():
         titles = {e: exp.EPS_VIEWS.get(e, f"your choice: ε = {e:g}") for e in views}
         paper = views[exp.PAPER_EPS]
 
-        left, right = st.columns([1, 2])
+        left, right = ui.figure_columns([1, 2])
         with left:
             ui.figure(plots.dataset_figure(result.preview, result.labels, p.offset), "chart_data", source=source)
         with right:

@@ -37,7 +37,7 @@ def _backdrop_note(data) -> str:
 
 def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
     """One row of clickable contour plots, one per kernel; ``cells`` draws one partitioning of each IK."""
-    for col, kernel in zip(st.columns(len(kernels)), kernels):
+    for col, kernel in zip(ui.figure_columns(len(kernels)), kernels):
         with col:
             settings = {"psi": p.psi, "t": p.t, "gamma": p.gamma, "ref": ref, "grid": p.grid, "seed": p.seed}
             z = store.compute(surfaces.surface, kernel, spec, **settings)
@@ -117,7 +117,7 @@ if section == "Four quadrants":
         contour_row(("laplacian_psi", "rbf"), spec, p, ref, ("ref_x", "ref_y"), data, probes)
         pairs = store.compute(exp.probe_similarities, p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
                               gamma=p.gamma, seed=p.seed)
-        left, right = st.columns([3, 2])
+        left, right = ui.figure_columns([3, 2])
         with left:
             ui.figure(plots.pairs_figure(pairs), "pairs",
                       source=(exp.probe_similarities, (p.counts, p.sparse_pair, p.dense_pair),

@@ -59,7 +59,7 @@ with ui.guarded("the kernel contours"):
 
     keys = list(exp.KERNELS)
     for start in range(0, len(keys), 3):
-        for col, kernel in zip(st.columns(3), keys[start:start + 3]):
+        for col, kernel in zip(ui.figure_columns(3), keys[start:start + 3]):
             with col:
                 chart_key = f"chart_{kernel}"
                 # the camera alone in the toolbar: clicks move the reference, so no zoom or pan

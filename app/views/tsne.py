@@ -71,7 +71,7 @@ with ui.guarded("the t-SNE embeddings"):
         st.info(f"{dataset} has {dataset_info(dataset).n:,} points: the first run takes a minute or more.")
     result = store.compute(exp.run, p)
     embeddings, n = result.embeddings, len(result.labels)
-    for col, kernel in zip(st.columns(2), exp.KERNELS):
+    for col, kernel in zip(ui.figure_columns(2), exp.KERNELS):
         emb = embeddings[kernel]
         with col:
             ui.figure(plots.result_figure(result, kernel), f"chart_{kernel}", source=(exp.run, p))

@@ -206,18 +206,12 @@ def _is_multirow(fig: go.Figure) -> bool:
     return len({tuple(ax.domain) for ax in fig.select_yaxes() if ax.domain}) > 1
 
 
-def _is_square(fig: go.Figure) -> bool:
-    """Whether every panel of ``fig`` keeps an equal aspect (each y axis anchored to its x axis)."""
-    axes = list(fig.select_yaxes())
-    return bool(axes) and all(ax.scaleanchor for ax in axes)
-
-
 def projector(fig: go.Figure) -> go.Figure:
     """A copy of ``fig`` enlarged for a projector: big fonts, thick lines, room for the legend.
 
     Text becomes readable from the back of a lecture hall (title 22 px, axis titles 18,
     subplot titles 18, ticks 16, legend 16), the height at least 620 px (stacked subplots
-    grow with their text, by 1.5; equal-aspect panels, bound by their width, by 1.2 only),
+    grow with their text, by 1.5), for a figure drawn alone across the screen,
     curves at least 3 px wide and every marker that has a size 1.5 times larger. The title
     sits at the top of the figure, the legend horizontally at its bottom, and the margins are
     recomputed (:func:`fit_room`) so that neither overlaps the plot, the subplot titles or the
@@ -247,10 +241,8 @@ def projector(fig: go.Figure) -> go.Figure:
     fig = go.Figure(fig)
     f = PROJECTOR_FONTS
     height = fig.layout.height or 450
-    if _is_square(fig):  # equal-aspect panels are as tall as the column is wide: more height is blank space
-        height = round(height * 1.2)
-    else:
-        height = max(round(height * 1.5) if _is_multirow(fig) else height, PROJECTOR_MIN_HEIGHT)
+    # presentation mode draws one figure at a time, full width: room for equal-aspect panels to grow too
+    height = max(round(height * 1.5) if _is_multirow(fig) else height, PROJECTOR_MIN_HEIGHT)
 
     for trace in fig.data:
         if trace.type in _LINE_TRACES:
