@@ -384,3 +384,16 @@ def test_cell_index_answers_similarity_and_neighbour_queries():
         index.neighbours(k=200)
     with pytest.raises(ValueError, match="positive integer"):
         index.neighbours(k=0)
+
+
+def test_voronoi_cells_in_many_dimensions_are_budgeted_on_the_span_of_the_sample():
+    """1,400 x 50 centres of d = 4,000 coordinates would be 2.2 GB; in the span of the 60 rows, 34 MB."""
+    X = np.random.default_rng(0).normal(size=(60, 4000))
+    for method in ("anne", "inne"):
+        ik = IsolationKernel(psi=50, t=1400, method=method, random_state=0).fit(X)
+        K = ik.similarity(X[:5])
+        assert K.shape == (5, 5) and np.all((K >= 0) & (K <= 1))
+        if method == "anne":
+            assert np.allclose(np.diag(K), 1.0)  # every point shares its own Voronoi cell
+    with pytest.raises(ValueError, match="sampled points would be a dense 70000 x 4000"):
+        IsolationKernel(psi=50, t=1400, method="iforest").fit(X)  # trees keep all d coordinates

@@ -98,3 +98,24 @@ def test_default_view():
     at = apptest.open_page(PAGE)
     assert not at.error and len(apptest.charts(at)) == 2
     assert [m.label for m in at.metric].count("5-NN accuracy") == 2
+
+
+SEARCHED = []
+
+
+def recording_search(p, *, memo=None, progress=None):
+    SEARCHED.append(p.n_per_cluster)
+    return fake_search(p, memo=memo, progress=progress)
+
+
+def test_search_range_offers_a_smaller_sample_first_and_the_full_size_one_click_away(fakes, monkeypatch):
+    monkeypatch.setattr(exp, "run_search", recording_search)
+    at = apptest.open_page(PAGE, w="2", n="500")
+    assert at.button(key="run_search").label == "Run it at this page's size"
+    at.button(key="run_search_quick").click().run()
+    assert not at.exception and SEARCHED[-1] == 250 and len(at.dataframe) == 1
+    assert any("On 250 points per cluster (this page shows 500)" in c.value for c in at.caption)
+    at.button(key="run_search").click().run()
+    assert not at.exception and SEARCHED[-1] == 500
+    at = apptest.open_page(PAGE, **SMALL)  # 100 points per cluster: nothing smaller to offer
+    assert not [b for b in at.button if b.key == "run_search_quick"]

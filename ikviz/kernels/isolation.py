@@ -234,13 +234,18 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             warnings.warn(f"psi={psi} is larger than the {n} rows given; using psi={n}.",
                           UserWarning, stacklevel=2)
             psi = n
-        check_dense_size(t * psi, d, None, f"The {t} x {psi} sampled points",
-                         "Use a smaller t or psi.")
+        # the cells keep t * psi centres, each in the span of the u <= n distinct sampled rows when that
+        # is smaller than d (_Span); trees keep every sampled point in all d coordinates
+        least = d if self.method == "iforest" else min(d, n)
+        check_dense_size(t * psi, least, None, f"The {t} x {psi} sampled points", "Use a smaller t or psi.")
         rng = as_generator(self.random_state)
         idx = np.empty((t, psi), dtype=np.int64)
         for k in range(t):
             idx[k] = rng.choice(n, size=psi, replace=False)
         rows, index = np.unique(idx, return_inverse=True)
+        u = len(rows)
+        width = min(d, u) if self.method != "iforest" and _Span.pays(u, d, t, psi) else d
+        check_dense_size(t * psi, width, None, f"The {t} x {psi} sampled points", "Use a smaller t or psi.")
         samples = check_matrix(take_rows(X, rows), "X") if is_dask_array(X) else X[rows]
         for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
                       "_scale", "_radii", "_rel", "_cmax", "_feature", "_threshold", "_left", "_leaf"]:
