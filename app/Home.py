@@ -6,7 +6,6 @@ import tour
 import ui
 
 st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/forest:", layout="wide")
-ui.warm_up_plotly()  # first of all: the browser compiles Plotly while the rest of the page arrives
 
 
 @st.cache_resource(show_spinner=False)

@@ -67,13 +67,17 @@ FIRST_FIGURE_JS = """() => Array.from(document.querySelectorAll(
 
 
 # counts the script runs the page has started: a fast rerun can start and end between two polls
-RUNS_JS = """(() => { window.__ikvizRuns = 0; let last = null;
-  const watch = () => new MutationObserver(() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    const now = app && app.getAttribute("data-test-script-state");
-    if (now !== last && now === "running") window.__ikvizRuns += 1;
-    last = now;
-  }).observe(document.documentElement, {subtree: true, attributes: true, childList: true});
+RUNS_JS = """(() => { window.__ikvizRuns = 0;
+  const watch = () => new MutationObserver((records) => {
+    // the values the script state took, in order, even those undone before this callback ran:
+    // record i's new value is record i + 1's old one, the last record's is the current value
+    const mine = records.filter(r => r.target.getAttribute("data-testid") === "stApp");
+    mine.forEach((r, i) => {
+      const now = i + 1 < mine.length ? mine[i + 1].oldValue : r.target.getAttribute(r.attributeName);
+      if (now === "running" && r.oldValue !== "running") window.__ikvizRuns += 1;
+    });
+  }).observe(document.documentElement, {subtree: true, attributes: true, attributeOldValue: true,
+                                        attributeFilter: ["data-test-script-state"]});
   if (document.documentElement) watch(); else document.addEventListener("DOMContentLoaded", watch);
 })();"""
 

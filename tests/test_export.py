@@ -248,3 +248,10 @@ def test_the_whole_result_is_what_ikviz_reproduce_writes():
     assert numbers == written and json.loads(json.dumps(numbers)) == numbers
     assert reproduce.numbers_of(density.probe_similarities, params, result) is None  # not a registered run
     assert reproduce.numbers_of(kernel_shapes.run, density.Params(), result) is None  # parameters of another run
+
+
+def test_plotly_code_is_loaded_early_on_pages_with_figures_only():
+    warm = [c for c in apptest.open_page("claims").get("plotly_chart") if "warm-up" in c.proto.id]
+    assert not warm
+    at = apptest.open_page("density", t="100", section="Margin vs ψ")
+    assert [c for c in at.get("plotly_chart") if "warm-up" in c.proto.id]

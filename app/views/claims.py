@@ -21,6 +21,7 @@ ui.page_header(
     "direction holds under one named setting and not another that the paper leaves open) or **does not "
     "reproduce**. Rows come from the reproductions themselves (`ikviz reproduce claims` writes the same rows as "
     "JSON) at a reduced size; run any of them at full size below. Each row links to the page that shows it.",
+    figures=False,
 )
 
 with st.sidebar:
