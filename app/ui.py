@@ -247,6 +247,7 @@ class _Slides:
         self.titles: list[str] = []
         self.pager = None  # the deferred widget call of ui.control: (label, key, on_change)
         self.last = None  # how to draw the last figure, if the link asked for one beyond it
+        self.shown = False  # whether the latest figure was the chosen one
         self.chosen = control(self._defer, "Figure", SLIDE_KEY, 1, always=True, min_value=1, max_value=MAX_SLIDES)
 
     def _defer(self, label, *, key, on_change, **_):
@@ -255,7 +256,8 @@ class _Slides:
     def take(self, title: str, draw) -> None:
         """Count one figure of the page; draw it (``draw()``) if it is the chosen one."""
         self.titles.append(title or f"Figure {len(self.titles) + 1}")
-        if len(self.titles) == self.chosen:
+        self.shown = len(self.titles) == self.chosen
+        if self.shown:
             draw()
         self.last = draw
 
@@ -291,6 +293,13 @@ def finish_page() -> None:
     slides = st.session_state.pop(_SLIDES_KEY, None)
     if slides is not None and presenting():
         slides.finish()
+
+
+def figure_shown() -> bool:
+    """Whether the latest :func:`figure` was drawn: always, but in presentation mode, where only the
+    chosen one is (for what belongs to a figure alone, such as the scores under it)."""
+    slides = st.session_state.get(_SLIDES_KEY) if presenting() else None
+    return slides is None or slides.shown
 
 
 def figure_columns(spec) -> list:

@@ -119,3 +119,11 @@ def test_search_range_offers_a_smaller_sample_first_and_the_full_size_one_click_
     assert not at.exception and SEARCHED[-1] == 500
     at = apptest.open_page(PAGE, **SMALL)  # 100 points per cluster: nothing smaller to offer
     assert not [b for b in at.button if b.key == "run_search_quick"]
+
+
+def test_presentation_mode_shows_the_scores_of_the_figure_shown_only(fakes):
+    at = apptest.open_page(PAGE, **SMALL, present="1")
+    assert len(apptest.charts(at)) == 1 and [m.label for m in at.metric].count("5-NN accuracy") == 1
+    at.radio(key="_w_fig").set_value(2).run()
+    assert not at.exception and apptest.charts(at)[0].proto.id.endswith("chart_ik")
+    assert [m.label for m in at.metric].count("5-NN accuracy") == 1

@@ -78,6 +78,8 @@ with ui.guarded("the t-SNE embeddings"):
         emb = embeddings[kernel]
         with col:
             ui.figure(plots.result_figure(result, kernel), f"chart_{kernel}", source=(exp.run, p))
+            if not ui.figure_shown():  # presentation mode: the other kernel's figure, and so its scores
+                continue
             a, b, c = st.columns(3)
             a.metric("5-NN accuracy", f"{emb.scores['knn_accuracy']:.3f}",
                      help="Leave-one-out 5-nearest-neighbour vote of the true cluster in 2-D (origin left out).")
