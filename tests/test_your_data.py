@@ -430,3 +430,13 @@ def test_libsvm_with_nan_loads_once_rows_with_missing_values_are_dropped(fake_ch
     box.check().run()                                                   # ... which is there to tick
     assert not at.error and not at.exception
     assert [m.value for m in at.metric][:2] == ["39", "2"]             # line 8 left out
+
+
+def test_presentation_mode_shows_one_check_figure_at_a_time(fake_checks):
+    at = open_page(dataset="wine", max_rows="500", psi="16", seed="6", present="1")
+    for key in ("btn_neighbours", "btn_tsne"):
+        at.button(key=key).click().run()
+        assert not at.exception and not at.error
+    assert len(apptest.charts(at)) == 1 and len(at.radio(key="_w_fig").options) == 2
+    at.radio(key="_w_fig").set_value(2).run()
+    assert not at.exception and len(apptest.charts(at)) == 1
