@@ -1,5 +1,6 @@
 """ikviz app entry point: ``streamlit run app/Home.py``."""
 
+import figures
 import prepare
 import streamlit as st
 import tour
@@ -44,4 +45,4 @@ with st.sidebar:
 # a guided tour's step (?tour=...&step=...): its bar on top, its control pinned in presentation mode
 tour.bar()
 page.run()
-ui.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted
+figures.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted

@@ -40,7 +40,7 @@ class Step:
     """One step of a tour: a page with its settings, what to say, and the paper's number.
 
     ``params`` are URL values (strings) the page's controls accept (``fig``: the
-    figure presentation mode shows first, see ``app/ui.py``);
+    figure presentation mode shows first, see ``app/figures.py``);
     ``control`` is the URL key of the control the lecturer moves;
     ``published`` is the paper's number with its table or figure (None when
     the step shows no number); ``claim`` the key of the matching claim of

@@ -15,6 +15,7 @@ from ikviz.runner import Cancelled
 
 APP = Path(__file__).resolve().parents[1] / "app"
 sys.path.insert(0, str(APP))
+import figures
 import store
 import tour as tour_bar
 import ui
@@ -96,7 +97,7 @@ def test_every_step_is_valid_for_its_page(name, i, monkeypatch):
     notices = " ".join(w.value for w in at.warning)
     assert "could not be used as given" not in notices, notices
     for key, value in step.params.items():
-        if key == ui.SLIDE_KEY:  # which figure presentation mode shows: read in presentation mode alone
+        if key == figures.SLIDE_KEY:  # which figure presentation mode shows: read in presentation mode alone
             at = open_page(tour_bar.script(page)[len("views/"):-3], **query, present="1")
             assert "could not be used as given" not in " ".join(w.value for w in at.warning)
         widget = f"_w_{key}"

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.data import dataset_names, density_ratio_layout
@@ -125,13 +126,13 @@ def svm_section():
                            f"class{mark[shape] if dataset == 'density-ratio' else ''}).")
             keys = [k for k in p.kernels if k in regions]
             for row in (keys[:3], keys[3:]):
-                cols = ui.figure_columns(3)
+                cols = figures.grid(3)
                 for col, k in zip(cols, row):
                     with col:
-                        ui.figure(plots.regions_figure(result, k, box=box, disc=disc), f"regions_{k}",
+                        figures.figure(plots.regions_figure(result, k, box=box, disc=disc), f"regions_{k}",
                                   source=(exp.run, p))
         if tuning == "cv":
-            ui.figure(plots.cv_figure(result), "cv_curves", source=(exp.run, p))
+            figures.figure(plots.cv_figure(result), "cv_curves", source=(exp.run, p))
         if not ui.presenting():
             st.markdown(_svm_note(dataset, grid, shape, tuning))
 
@@ -160,9 +161,9 @@ def svm_section():
                     else:
                         st.caption(f"{shape} generator, ratio 1:1: the paper claims lower FPR for IK only at "
                                    "ratios > 1 (at 1:1 it reports IK 0.032 vs RBF 0.008).")
-                ui.figure(plots.paired_figure(res, "FPR"), "paired_fpr", source=(exp.paired_runs, paired))
+                figures.figure(plots.paired_figure(res, "FPR"), "paired_fpr", source=(exp.paired_runs, paired))
             else:
-                ui.figure(plots.paired_figure(res, "accuracy"), "paired_acc", source=(exp.paired_runs, paired))
+                figures.figure(plots.paired_figure(res, "accuracy"), "paired_acc", source=(exp.paired_runs, paired))
 
 
 def _svm_table(result):
@@ -262,7 +263,7 @@ def online_section():
                    tune_eta=bool(tune))
     with ui.guarded("the online learners"):
         result = store.compute(onl.run, p)
-        ui.figure(plots.mistake_curve_figure(result), "mistakes", source=(onl.run, p))
+        figures.figure(plots.mistake_curve_figure(result), "mistakes", source=(onl.run, p))
         st.dataframe([{"method": r["method"], "final mistake rate": round(r["mistake rate"], 4),
                        "η": r["η"], "seconds": round(r["seconds"], 3), "examples/s": int(r["examples/s"]),
                        "features": r["features"]} for r in result.table()], hide_index=True)

@@ -4,6 +4,7 @@ density peaks and k-means with IK against Gaussian, adaptive Gaussian, distance 
 import numpy as np
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.clustering import match_labels
@@ -138,17 +139,17 @@ with ui.guarded("the clustering"):
     result = store.compute(exp.run, p)
     X2, evaluations, sweeps = result.X2, result.evaluations, result.sweeps
     axis_titles = exp.projection_axes(data, d)[:2]
-    cols = ui.figure_columns(1 + len(evaluations))
+    cols = figures.grid(1 + len(evaluations))
     with cols[0]:
-        ui.figure(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
+        figures.figure(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
                                        axis_titles=axis_titles), "chart_classes", source=(exp.run, p))
     for col, (m, ev) in zip(cols[1:], evaluations.items()):
         with col:
             shown = match_labels(y, ev.labels)  # a recovered class keeps its colour
-            ui.figure(plots.scatter_figure(X2, shown, plots.evaluation_title(ev), centres=ev.centres,
+            figures.figure(plots.scatter_figure(X2, shown, plots.evaluation_title(ev), centres=ev.centres,
                                            axis_titles=axis_titles), f"chart_{m}", source=(exp.run, p))
             if algorithm == "density_peaks":
-                ui.figure(plots.decision_graph_figure(ev), f"chart_dg_{m}", source=(exp.run, p))
+                figures.figure(plots.decision_graph_figure(ev), f"chart_dg_{m}", source=(exp.run, p))
                 if not np.any(ev.rho):
                     st.info("No point has a neighbour within ε, so every density is 0 and the centres are "
                             "arbitrary: raise ε.")
@@ -163,7 +164,7 @@ with ui.guarded("the clustering"):
     }, hide_index=True, column_config={"AMI": st.column_config.NumberColumn(format="%.3f"),
                                        "NMI": st.column_config.NumberColumn(format="%.3f")})
     if sweeps:
-        ui.figure(plots.sweep_figure(sweeps), "chart_sweep", source=(exp.run, p))
+        figures.figure(plots.sweep_figure(sweeps), "chart_sweep", source=(exp.run, p))
 
     if not ui.presenting():
         notes = []

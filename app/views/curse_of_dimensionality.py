@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.experiments import dimensionality as exp
@@ -72,14 +73,14 @@ def instability_section():
         titles = {e: exp.EPS_VIEWS.get(e, f"your choice: ε = {e:g}") for e in views}
         paper = views[exp.PAPER_EPS]
 
-        left, right = ui.figure_columns([1, 2])
+        left, right = figures.grid([1, 2])
         with left:
-            ui.figure(plots.dataset_figure(result.preview, result.labels, p.offset), "chart_data", source=source)
+            figures.figure(plots.dataset_figure(result.preview, result.labels, p.offset), "chart_data", source=source)
         with right:
-            ui.figure(plots.variance_figure(paper), "chart_variance", source=source)
-        ui.figure(plots.neps_by_eps_figure(views, titles), "chart_neps", source=source)
+            figures.figure(plots.variance_figure(paper), "chart_variance", source=source)
+        figures.figure(plots.neps_by_eps_figure(views, titles), "chart_neps", source=source)
         show_findings(views, titles, p)
-        ui.figure(plots.t_curve_figure(paper), "chart_tcurve", source=source)
+        figures.figure(plots.t_curve_figure(paper), "chart_tcurve", source=source)
         if not ui.presenting():
             st.caption(
                 f"App. D: IK's N_eps (paper's ε = {exp.PAPER_EPS:g}) at d = {d_max:,} as t grows (mean ± standard "
@@ -154,7 +155,7 @@ def hubness_section():
                           sigma=hub_sigma, seed=int(seed))
     with ui.guarded("the k-occurrence distributions"):
         summary = exp.hubness_summary(store.compute(exp.run_hubness, p))
-        ui.figure(plots.hubness_figure(summary), "chart_hubness", source=(exp.run_hubness, p))
+        figures.figure(plots.hubness_figure(summary), "chart_hubness", source=(exp.run_hubness, p))
         st.dataframe({"measure": [LABELS[m] for m in measures],
                       **{f"skewness d={d}": [round(summary["skewness"][m][d], 2) for m in measures]
                          for d in p.d_values},
@@ -184,7 +185,7 @@ def indexing_section():
     p = idx.Params(dataset=dataset, n_max=n_max, k=k, psi=idx_psi, t=idx_t, seed=int(seed))
     with ui.guarded("the indexing comparison"):
         summary = idx.summary(store.compute(idx.run, p))
-        ui.figure(idx_plots.indexing_figure(summary, p.k), "chart_indexing", source=(idx.run, p))
+        figures.figure(idx_plots.indexing_figure(summary, p.k), "chart_indexing", source=(idx.run, p))
         rows = summary["methods"]
         st.dataframe({
             "method": [idx.METHODS[m] for m in rows],

@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.data import dataset_info
@@ -37,7 +38,7 @@ def _backdrop_note(data) -> str:
 
 def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
     """One row of clickable contour plots, one per kernel; ``cells`` draws one partitioning of each IK."""
-    for col, kernel in zip(ui.figure_columns(len(kernels)), kernels):
+    for col, kernel in zip(figures.grid(len(kernels)), kernels):
         with col:
             settings = {"psi": p.psi, "t": p.t, "gamma": p.gamma, "ref": ref, "grid": p.grid, "seed": p.seed}
             z = store.compute(surfaces.surface, kernel, spec, **settings)
@@ -47,7 +48,7 @@ def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
             fig = similarity_contour(surfaces.grid_axis(p.grid), z, title=surfaces.KERNELS[kernel][0], ref=ref,
                                      data=data, probes=probes, partition=part, clickable=True, height=380)
             # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
-            ui.figure(fig, chart_key, source=(surfaces.surface, (kernel, spec), settings),
+            figures.figure(fig, chart_key, source=(surfaces.surface, (kernel, spec), settings),
                       selection_mode="points", config={"modeBarButtons": [["toImage"]]},
                       on_select=lambda c=chart_key: move_reference(c, *keys))
 
@@ -117,9 +118,9 @@ if section == "Four quadrants":
         contour_row(("laplacian_psi", "rbf"), spec, p, ref, ("ref_x", "ref_y"), data, probes)
         pairs = store.compute(exp.probe_similarities, p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
                               gamma=p.gamma, seed=p.seed)
-        left, right = ui.figure_columns([3, 2])
+        left, right = figures.grid([3, 2])
         with left:
-            ui.figure(plots.pairs_figure(pairs), "pairs",
+            figures.figure(plots.pairs_figure(pairs), "pairs",
                       source=(exp.probe_similarities, (p.counts, p.sparse_pair, p.dense_pair),
                               {"psi": p.psi, "t": p.t, "gamma": p.gamma, "seed": p.seed}))
         with right:
@@ -133,7 +134,7 @@ elif section == "Margin vs ψ":
     with ui.guarded("the margin curve"):
         margins = store.compute(exp.margin_curve, p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis,
                                 t=p.margin_t, seeds=p.margin_seeds, seed=p.seed)
-        ui.figure(plots.margin_figure(margins), "margins",
+        figures.figure(plots.margin_figure(margins), "margins",
                   source=(exp.margin_curve, (p.counts, p.sparse_pair, p.dense_pair),
                           {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}))
         if not ui.presenting():
@@ -150,7 +151,7 @@ elif section == "Similarity vs density":
     with ui.guarded("similarity against density"):
         dens = store.compute(exp.similarity_vs_density, p.counts, psi=p.psi, t=p.t, distance=distance,
                              n_pairs=p.n_pairs, k=k, seed=p.seed)
-        ui.figure(plots.density_figure(dens), "density",
+        figures.figure(plots.density_figure(dens), "density",
                   source=(exp.similarity_vs_density, (p.counts,),
                           {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k,
                            "seed": p.seed}))
@@ -196,7 +197,7 @@ elif section == "IK ≈ Laplacian (Fig. 2)":
         with ui.guarded("the RMSE grid"):
             grid = store.compute(exp.run_grid, grid_p)
             st.session_state[key] = True
-            ui.figure(plots.rmse_figure(grid), "rmse", source=(exp.run_grid, grid_p))
+            figures.figure(plots.rmse_figure(grid), "rmse", source=(exp.run_grid, grid_p))
             for m, s in exp.grid_summary(grid).items():
                 worse = ", ".join(f"(d={c['d']}, ψ={c['psi']})" for c in s["cells_where_rbf_fits_better"])
                 st.markdown(
@@ -213,7 +214,7 @@ else:  # Sharpness
         t_sharp = min(p.t, 500)
         profiles = [store.compute(kernel_shapes.sharpness, n=2000, psi=q, t=t_sharp, ref=(0.0, 0.0),
                                   seed=p.seed) for q in dict.fromkeys((8, p.psi, 1024))]
-        ui.figure(shape_plots.sharpness_figure(profiles), "sharpness",
+        figures.figure(shape_plots.sharpness_figure(profiles), "sharpness",
                   source=(kernel_shapes.sharpness, (),
                           {"n": 2000, "psi": p.psi, "t": t_sharp, "ref": (0.0, 0.0), "seed": p.seed}))
         if not ui.presenting():

@@ -1,5 +1,6 @@
 """How Isolation Kernel is built: ψ sampled points, their cells, and the average over t partitionings (animated)."""
 
+import figures
 import store
 import streamlit as st
 import ui
@@ -41,7 +42,7 @@ p = exp.Params(dataset=dataset, psi=int(psi), t=int(t), method=method, ref_x=flo
 
 with ui.guarded("the build-up"):
     result = store.compute(exp.run, p)
-    ui.figure(plots.build_up_figure(result), "chart_build_up", source=(exp.run, p))
+    figures.figure(plots.build_up_figure(result), "chart_build_up", source=(exp.run, p))
     numbers = exp.summary(result)
     left, middle, right = st.columns(3)
     left.metric("partitionings", f"{numbers['partitionings']}")

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.experiments import kernel_shapes as exp
@@ -59,11 +60,11 @@ with ui.guarded("the kernel contours"):
 
     keys = list(exp.KERNELS)
     for start in range(0, len(keys), 3):
-        for col, kernel in zip(ui.figure_columns(3), keys[start:start + 3]):
+        for col, kernel in zip(figures.grid(3), keys[start:start + 3]):
             with col:
                 chart_key = f"chart_{kernel}"
                 # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
-                ui.figure(
+                figures.figure(
                     plots.contour_figure(result, kernel, show_cells=show_cells, show_data=show_data,
                                          clickable=True),
                     chart_key, source=(exp.run, p), on_select=lambda k=chart_key: move_reference(k),
@@ -84,7 +85,7 @@ with ui.guarded("the kernel contours"):
                        "and closest for the height-limited iForest. iNNE's balls need not cover the "
                        "plane: a point outside every ball of a partitioning shares no cell in it.")
 
-    ui.figure(plots.sharpness_figure(result.sharpness), "chart_sharpness", source=(exp.run, p))
+    figures.figure(plots.sharpness_figure(result.sharpness), "chart_sharpness", source=(exp.run, p))
     if not ui.presenting():
         widths = summary["sharpness_half_width"]
         text = ", ".join(f"ψ = {k}: {v:.2f}" for k, v in widths.items() if v is not None)

@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.data import dataset_info
@@ -74,11 +75,11 @@ with ui.guarded("the t-SNE embeddings"):
         st.info(f"{dataset} has {dataset_info(dataset).n:,} points: the first run takes a minute or more.")
     result = store.compute(exp.run, p)
     embeddings, n = result.embeddings, len(result.labels)
-    for col, kernel in zip(ui.figure_columns(2), exp.KERNELS):
+    for col, kernel in zip(figures.grid(2), exp.KERNELS):
         emb = embeddings[kernel]
         with col:
-            ui.figure(plots.result_figure(result, kernel), f"chart_{kernel}", source=(exp.run, p))
-            if not ui.figure_shown():  # presentation mode: the other kernel's figure, and so its scores
+            figures.figure(plots.result_figure(result, kernel), f"chart_{kernel}", source=(exp.run, p))
+            if not figures.shown():  # presentation mode: the other kernel's figure, and so its scores
                 continue
             a, b, c = st.columns(3)
             a.metric("5-NN accuracy", f"{emb.scores['knn_accuracy']:.3f}",
@@ -124,7 +125,7 @@ with ui.guarded("the t-SNE embeddings"):
             )
 
     if replay:
-        ui.figure(store.compute(plots.animation_figure, result, inline=True), "chart_animation",
+        figures.figure(store.compute(plots.animation_figure, result, inline=True), "chart_animation",
                   source=(exp.run, p))
 
     with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
@@ -147,7 +148,7 @@ with ui.guarded("the t-SNE embeddings"):
             if quick:
                 st.caption(f"On {SEARCH_QUICK_N} points per cluster (this page shows {n_per}).")
             scan = store.compute(exp.run_search, scan_p)
-            ui.figure(plots.search_figure(scan, w if synthetic else None), "chart_search",
+            figures.figure(plots.search_figure(scan, w if synthetic else None), "chart_search",
                       source=(exp.run_search, scan_p))
             rows = [{"setting": v, **{f"{k.upper()} {m}": round(scan[k][v][m], 3) for k in exp.KERNELS
                                       for m in ("knn_accuracy", "silhouette")}} for v in sorted(scan["gk"])]

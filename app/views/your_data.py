@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+import figures
 import store
 import ui
 from ikviz.data import dataset_info, dataset_names
@@ -60,12 +61,12 @@ def show_big_result(res: exp.BigFileResult) -> None:
                f"{cluster}. The Isolation Kernel (ψ = {p.psi}, t = {p.t}) was fitted on {res.fit_rows:,} rows drawn "
                f"by row index; every row was then mapped to its cells.")
     if res.learn is not None:
-        ui.figure(plots.learn_figure(res.learn), "big_learn", source=(exp.big_file_check, p))
+        figures.figure(plots.learn_figure(res.learn), "big_learn", source=(exp.big_file_check, p))
         st.dataframe(plots.learn_table(res.learn), hide_index=True)
         st.caption(f"IK + OGD fits its feature map on the first {p.prefix:,} training rows and then learns from "
                    f"every training row, as `ikviz scale learn` does; {p.test_fraction:.0%} of each block is held "
                    "out for the accuracy.")
-    ui.figure(plots.cell_figure(res), "big_cells", source=(exp.big_file_check, p))
+    figures.figure(plots.cell_figure(res), "big_cells", source=(exp.big_file_check, p))
     cells = exp.cell_summary(res)
     if cells["purity"] is not None:
         st.markdown(f"Cell purity over all {res.n_rows:,} rows: **{cells['purity']:.1%}** of rows share the "
@@ -189,7 +190,7 @@ def show_check(name: str, res, params: exp.CheckParams | None = None) -> None:
     source = ((exp.check_run(name), params)
               if params is not None and params.source.kind == "bundled" else None)
     for i, fig in enumerate(parts["figures"]):
-        ui.figure(fig, f"fig_{name}_{i}", source=source)
+        figures.figure(fig, f"fig_{name}_{i}", source=source)
     for table in parts["tables"]:
         st.dataframe(table, hide_index=True)
     for text in parts["text"]:

@@ -1,0 +1,208 @@
+"""Figures on a page: each with its numbers and code to take home, one at a time in presentation mode.
+
+:func:`figure` replaces ``st.plotly_chart`` on every page: under the figure an
+**Export** menu gives its numbers (CSV, JSON), the view's whole result as
+``ikviz reproduce`` writes it and a Python snippet that recomputes it. In
+presentation mode a page shows one figure at a time, full width and redrawn
+for a projector (:func:`ikviz.plots.style.projector`), with a pager above it
+that picks the figure (``?fig=N`` in the link); :func:`grid` lays figures out
+side by side outside presentation mode.
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+import ui
+
+#: URL key of the figure presentation mode shows (1-based, in the page's order)
+SLIDE_KEY = "fig"
+#: a page has fewer figures than this; a link's larger value is clamped to it, then to the page's last
+MAX_SLIDES = 20
+
+
+class _Slides:
+    """This run's figures in presentation mode: which one to draw, and the pager that picks it."""
+
+    def __init__(self):
+        self.slot = st.empty()  # the pager, above the first figure: drawn once the page has counted them
+        self.titles: list[str] = []
+        self.pager = None  # the deferred widget call of ui.control: (label, key, on_change)
+        self.last = None  # how to draw the last figure, if the link asked for one beyond it
+        self.shown = False  # whether the latest figure was the chosen one
+        self.chosen = ui.control(self._defer, "Figure", SLIDE_KEY, 1, always=True, min_value=1, max_value=MAX_SLIDES)
+
+    def _defer(self, label, *, key, on_change, **_):
+        self.pager = (label, key, on_change)
+
+    def take(self, title: str, draw) -> None:
+        """Count one figure of the page; draw it (``draw()``) if it is the chosen one."""
+        self.titles.append(title or f"Figure {len(self.titles) + 1}")
+        self.shown = len(self.titles) == self.chosen
+        if self.shown:
+            draw()
+        self.last = draw
+
+    def finish(self) -> None:
+        """Draw the pager, and the last figure if the link chose one beyond it."""
+        n = len(self.titles)
+        if n == 0:
+            return
+        with self.slot.container():
+            if self.chosen > n:
+                ui.notice(f"`{SLIDE_KEY}={self.chosen}` → `{SLIDE_KEY}={n}` (this page has {n} figures)")
+                st.session_state[ui.state_key(SLIDE_KEY)] = n
+                st.query_params[SLIDE_KEY] = str(n)
+                self.last()
+            if n > 1:
+                label, key, on_change = self.pager
+                st.session_state[key] = min(self.chosen, n)
+                st.radio(label, options=range(1, n + 1), key=key, on_change=on_change, horizontal=True,
+                         format_func=lambda i: f"{i} · {_short(self.titles[i - 1])}",
+                         help="Presentation mode shows one figure at a time, as large as the screen allows.")
+
+
+def _short(title: str, length: int = 40) -> str:
+    return title if len(title) <= length else title[:length - 1].rstrip() + "…"
+
+
+def _slides() -> _Slides | None:
+    """This run's slides in presentation mode (made at the page's first figure), else None."""
+    if not ui.presenting():
+        return None
+    run = ui.run_state()
+    if "slides" not in run:
+        run["slides"] = _Slides()
+    return run["slides"]
+
+
+def finish_page() -> None:
+    """After the page's script (Home.py): in presentation mode, the pager over the page's figures."""
+    slides = _slides()  # made here if the page drew no figure: a link's fig= is still read and checked
+    if slides is not None:
+        slides.finish()
+    else:
+        st.query_params.pop(SLIDE_KEY, None)  # one figure at a time is presentation mode's alone
+
+
+def shown() -> bool:
+    """Whether the latest :func:`figure` was drawn: always, but in presentation mode, where only the
+    chosen one is (for what belongs to a figure alone, such as the scores under it)."""
+    slides = ui.run_state().get("slides") if ui.presenting() else None
+    return slides is None or slides.shown
+
+
+def grid(spec) -> list:
+    """``st.columns(spec)`` for a grid of figures; in presentation mode one full-width place for all of
+    them, since :func:`figure` then draws one figure at a time."""
+    if ui.presenting():
+        return [st.container()] * (spec if isinstance(spec, int) else len(spec))
+    return st.columns(spec)
+
+
+# ------------------------------------------------------------------ figures, with their numbers and code
+def _projector(fig):
+    """``fig`` enlarged for a projector (see :func:`ikviz.plots.style.projector`)."""
+    from ikviz.plots.style import projector
+
+    return projector(fig)
+
+
+def _snippet(source) -> str | None:
+    """The Python snippet of ``source``: ``(fn, params)`` or ``(fn, args, kwargs)``; None if it cannot be written."""
+    from ikviz.export import python_snippet
+
+    fn, *rest = source
+    if len(rest) == 2 and isinstance(rest[0], tuple) and isinstance(rest[1], dict):
+        args, kwargs = rest
+    else:
+        args, kwargs = tuple(rest), {}
+    try:
+        return python_snippet(fn, *args, **kwargs)
+    except TypeError:  # a function or an argument with no importable name: no snippet rather than an error
+        return None
+
+
+def figure(fig, key: str, *, source=None, **kwargs):
+    """Draw Plotly figure ``fig`` full width and, under it, an **Export** menu with its numbers and code.
+
+    The menu offers the numbers the figure draws as CSV and JSON (built only
+    when a button is clicked, see :mod:`ikviz.export`) and, when ``source``
+    is given, a Python snippet that recomputes the result outside the app:
+    ``source=(run, params)`` for ``store.compute(run, params)``, or
+    ``(fn, args, kwargs)`` for ``store.compute(fn, *args, **kwargs)``.
+    In presentation mode the page shows one figure at a time, enlarged for
+    projectors, with no menu; a pager under the title picks the figure
+    (``?fig=N`` in the link, see :func:`finish_page`).
+    Plotly's own toolbar keeps its camera button for a PNG.
+    ``kwargs`` go to ``st.plotly_chart`` (``on_select``, ``selection_mode``,
+    ``config``...); returns what it returns (the selection of a clickable chart).
+    """
+    config = {"displaylogo": False,
+              "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
+              **(kwargs.pop("config", None) or {})}
+    slides = _slides()
+    if slides is None:
+        state = st.plotly_chart(fig, key=key, width="stretch", config=config, **kwargs)
+        _export_menu(fig, key, source)
+        return state
+    from ikviz.export import figure_title
+
+    drawn = {}
+
+    def draw():
+        drawn["state"] = st.plotly_chart(_projector(fig), key=key, width="stretch", config=config, **kwargs)
+
+    slides.take(figure_title(fig), draw)
+    return drawn.get("state")
+
+
+def _file_stem(key: str) -> str:
+    """A download's file name without extension: the page and the chart, e.g. ``kernel-shapes-chart_rbf``."""
+    scope = ui.page_scope()
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{scope}-{key}" if scope else key).strip("-")
+
+
+def _result_download(fn, params, *, key: str, stem: str) -> None:
+    """A download of the view's whole result as ``ikviz reproduce`` writes it, when ``fn`` is a registered run."""
+    from ikviz import reproduce
+
+    if reproduce.entry_for(fn) is None:
+        return
+
+    def numbers() -> str:
+        import json
+
+        import store
+
+        # the view's own result: held by the store (computed again only if it was evicted meanwhile)
+        result = store.get_store().call(fn, (params,), {})
+        return json.dumps(reproduce.numbers_of(fn, params, result), indent=1)
+
+    st.download_button("The whole result (JSON, as `ikviz reproduce` writes it)", data=numbers,
+                       file_name=f"{stem}-result.json", mime="application/json", key=f"{key}:result",
+                       on_click="ignore", icon=":material/description:")
+
+
+def _export_menu(fig, key: str, source) -> None:
+    from ikviz import export
+
+    stem = _file_stem(key)
+    with st.popover("Export", icon=":material/download:", type="tertiary", key=f"{key}:export"):
+        st.caption("The numbers this figure draws, one row per point (heatmaps: one row per cell). "
+                   "For a picture, use the camera button above the figure.")
+        csv, js = st.columns(2)
+        # callables: the files are built only when the button is clicked, and clicking reruns nothing
+        csv.download_button("CSV", data=lambda: export.figure_csv(fig), file_name=f"{stem}.csv", mime="text/csv",
+                            key=f"{key}:csv", on_click="ignore", icon=":material/table:")
+        js.download_button("JSON", data=lambda: export.figure_json(fig), file_name=f"{stem}.json",
+                           mime="application/json", key=f"{key}:json", on_click="ignore",
+                           icon=":material/data_object:")
+        if source is not None and len(source) == 2:
+            _result_download(*source, key=key, stem=stem)
+        if source is not None:
+            code = _snippet(source)
+            if code is not None:
+                st.caption("Recompute it outside the app (after `pip install -e .` in the ikviz folder):")
+                st.code(code, language="python")
