@@ -16,6 +16,9 @@ import re
 import streamlit as st
 import ui
 
+from ikviz import export
+from ikviz.plots.style import projector
+
 #: URL key of the figure presentation mode shows (1-based, in the page's order)
 SLIDE_KEY = "fig"
 #: a page has fewer figures than this; a link's larger value is clamped to it, then to the page's last
@@ -101,25 +104,16 @@ def grid(spec) -> list:
     return st.columns(spec)
 
 
-# ------------------------------------------------------------------ figures, with their numbers and code
-def _projector(fig):
-    """``fig`` enlarged for a projector (see :func:`ikviz.plots.style.projector`)."""
-    from ikviz.plots.style import projector
-
-    return projector(fig)
-
-
+# ------------------------------------------------------------------ one figure, with its numbers and code
 def _snippet(source) -> str | None:
     """The Python snippet of ``source``: ``(fn, params)`` or ``(fn, args, kwargs)``; None if it cannot be written."""
-    from ikviz.export import python_snippet
-
     fn, *rest = source
     if len(rest) == 2 and isinstance(rest[0], tuple) and isinstance(rest[1], dict):
         args, kwargs = rest
     else:
         args, kwargs = tuple(rest), {}
     try:
-        return python_snippet(fn, *args, **kwargs)
+        return export.python_snippet(fn, *args, **kwargs)
     except TypeError:  # a function or an argument with no importable name: no snippet rather than an error
         return None
 
@@ -133,7 +127,7 @@ def figure(fig, key: str, *, source=None, **kwargs):
     ``source=(run, params)`` for ``store.compute(run, params)``, or
     ``(fn, args, kwargs)`` for ``store.compute(fn, *args, **kwargs)``.
     In presentation mode the page shows one figure at a time, enlarged for
-    projectors, with no menu; a pager under the title picks the figure
+    projectors, with no menu; a pager above it picks the figure
     (``?fig=N`` in the link, see :func:`finish_page`).
     Plotly's own toolbar keeps its camera button for a PNG.
     ``kwargs`` go to ``st.plotly_chart`` (``on_select``, ``selection_mode``,
@@ -147,14 +141,12 @@ def figure(fig, key: str, *, source=None, **kwargs):
         state = st.plotly_chart(fig, key=key, width="stretch", config=config, **kwargs)
         _export_menu(fig, key, source)
         return state
-    from ikviz.export import figure_title
-
     drawn = {}
 
     def draw():
-        drawn["state"] = st.plotly_chart(_projector(fig), key=key, width="stretch", config=config, **kwargs)
+        drawn["state"] = st.plotly_chart(projector(fig), key=key, width="stretch", config=config, **kwargs)
 
-    slides.take(figure_title(fig), draw)
+    slides.take(export.figure_title(fig), draw)
     return drawn.get("state")
 
 
@@ -186,8 +178,6 @@ def _result_download(fn, params, *, key: str, stem: str) -> None:
 
 
 def _export_menu(fig, key: str, source) -> None:
-    from ikviz import export
-
     stem = _file_stem(key)
     with st.popover("Export", icon=":material/download:", type="tertiary", key=f"{key}:export"):
         st.caption("The numbers this figure draws, one row per point (heatmaps: one row per cell). "

@@ -130,7 +130,7 @@ def svm_section():
                 for col, k in zip(cols, row):
                     with col:
                         figures.figure(plots.regions_figure(result, k, box=box, disc=disc), f"regions_{k}",
-                                  source=(exp.run, p))
+                                       source=(exp.run, p))
         if tuning == "cv":
             figures.figure(plots.cv_figure(result), "cv_curves", source=(exp.run, p))
         if not ui.presenting():

@@ -142,12 +142,12 @@ with ui.guarded("the clustering"):
     cols = figures.grid(1 + len(evaluations))
     with cols[0]:
         figures.figure(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
-                                       axis_titles=axis_titles), "chart_classes", source=(exp.run, p))
+                                            axis_titles=axis_titles), "chart_classes", source=(exp.run, p))
     for col, (m, ev) in zip(cols[1:], evaluations.items()):
         with col:
             shown = match_labels(y, ev.labels)  # a recovered class keeps its colour
             figures.figure(plots.scatter_figure(X2, shown, plots.evaluation_title(ev), centres=ev.centres,
-                                           axis_titles=axis_titles), f"chart_{m}", source=(exp.run, p))
+                                                axis_titles=axis_titles), f"chart_{m}", source=(exp.run, p))
             if algorithm == "density_peaks":
                 figures.figure(plots.decision_graph_figure(ev), f"chart_dg_{m}", source=(exp.run, p))
                 if not np.any(ev.rho):

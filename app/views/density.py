@@ -49,8 +49,8 @@ def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
                                      data=data, probes=probes, partition=part, clickable=True, height=380)
             # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
             figures.figure(fig, chart_key, source=(surfaces.surface, (kernel, spec), settings),
-                      selection_mode="points", config={"modeBarButtons": [["toImage"]]},
-                      on_select=lambda c=chart_key: move_reference(c, *keys))
+                           selection_mode="points", config={"modeBarButtons": [["toImage"]]},
+                           on_select=lambda c=chart_key: move_reference(c, *keys))
 
 
 ui.page_header(
@@ -121,8 +121,8 @@ if section == "Four quadrants":
         left, right = figures.grid([3, 2])
         with left:
             figures.figure(plots.pairs_figure(pairs), "pairs",
-                      source=(exp.probe_similarities, (p.counts, p.sparse_pair, p.dense_pair),
-                              {"psi": p.psi, "t": p.t, "gamma": p.gamma, "seed": p.seed}))
+                           source=(exp.probe_similarities, (p.counts, p.sparse_pair, p.dense_pair),
+                                   {"psi": p.psi, "t": p.t, "gamma": p.gamma, "seed": p.seed}))
         with right:
             st.markdown("**Which pair is more similar?**")
             st.markdown(exp.verdict(pairs))
@@ -135,8 +135,8 @@ elif section == "Margin vs ψ":
         margins = store.compute(exp.margin_curve, p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis,
                                 t=p.margin_t, seeds=p.margin_seeds, seed=p.seed)
         figures.figure(plots.margin_figure(margins), "margins",
-                  source=(exp.margin_curve, (p.counts, p.sparse_pair, p.dense_pair),
-                          {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}))
+                       source=(exp.margin_curve, (p.counts, p.sparse_pair, p.dense_pair),
+                               {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}))
         if not ui.presenting():
             st.caption(f"K(S) − K(D) for the probe pairs S and D of *Four quadrants*, mean with min–max over "
                        f"{p.margin_seeds} kernel seeds (t = {p.margin_t}, whatever the t slider of the other "
@@ -152,9 +152,9 @@ elif section == "Similarity vs density":
         dens = store.compute(exp.similarity_vs_density, p.counts, psi=p.psi, t=p.t, distance=distance,
                              n_pairs=p.n_pairs, k=k, seed=p.seed)
         figures.figure(plots.density_figure(dens), "density",
-                  source=(exp.similarity_vs_density, (p.counts,),
-                          {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k,
-                           "seed": p.seed}))
+                       source=(exp.similarity_vs_density, (p.counts,),
+                               {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k,
+                                "seed": p.seed}))
         trend = exp.density_trend(dens)
         st.markdown(" · ".join(f"Spearman ρ(similarity, density), {surfaces.KERNELS[k_][0]}: **{v:+.2f}**"
                                for k_, v in trend.items()))
@@ -215,8 +215,8 @@ else:  # Sharpness
         profiles = [store.compute(kernel_shapes.sharpness, n=2000, psi=q, t=t_sharp, ref=(0.0, 0.0),
                                   seed=p.seed) for q in dict.fromkeys((8, p.psi, 1024))]
         figures.figure(shape_plots.sharpness_figure(profiles), "sharpness",
-                  source=(kernel_shapes.sharpness, (),
-                          {"n": 2000, "psi": p.psi, "t": t_sharp, "ref": (0.0, 0.0), "seed": p.seed}))
+                       source=(kernel_shapes.sharpness, (),
+                               {"n": 2000, "psi": p.psi, "t": t_sharp, "ref": (0.0, 0.0), "seed": p.seed}))
         if not ui.presenting():
             st.caption(f"Ting et al. (2018, Fig. 3) on 2,000 uniform points, t = {t_sharp}"
                        + (" (at most 500 here)" if p.t > t_sharp else "")

@@ -66,7 +66,7 @@ with ui.guarded("the kernel contours"):
                 # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
                 figures.figure(
                     plots.contour_figure(result, kernel, show_cells=show_cells, show_data=show_data,
-                                         clickable=True),
+                                              clickable=True),
                     chart_key, source=(exp.run, p), on_select=lambda k=chart_key: move_reference(k),
                     selection_mode="points", config={"modeBarButtons": [["toImage"]]},
                 )

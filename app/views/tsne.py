@@ -126,7 +126,7 @@ with ui.guarded("the t-SNE embeddings"):
 
     if replay:
         figures.figure(store.compute(plots.animation_figure, result, inline=True), "chart_animation",
-                  source=(exp.run, p))
+                       source=(exp.run, p))
 
     with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
         st.markdown("Ting et al. report the best picture over perplexity (GK) and ψ (IK) in "
@@ -149,7 +149,7 @@ with ui.guarded("the t-SNE embeddings"):
                 st.caption(f"On {SEARCH_QUICK_N} points per cluster (this page shows {n_per}).")
             scan = store.compute(exp.run_search, scan_p)
             figures.figure(plots.search_figure(scan, w if synthetic else None), "chart_search",
-                      source=(exp.run_search, scan_p))
+                           source=(exp.run_search, scan_p))
             rows = [{"setting": v, **{f"{k.upper()} {m}": round(scan[k][v][m], 3) for k in exp.KERNELS
                                       for m in ("knn_accuracy", "silhouette")}} for v in sorted(scan["gk"])]
             st.dataframe(rows, hide_index=True)
