@@ -55,6 +55,10 @@ def test_figures_have_contours_cells_and_reference(result):
     voronoi = plots.contour_figure(result, "ik_anne", show_cells=True, clickable=True)
     names = [tr.name for tr in voronoi.data]
     assert {"cells", "sampled points", "click target", "reference"} <= set(names)
+    # every 0.1 of the plane answers a click (a selected marker), but the browser draws one of them
+    target = next(tr for tr in voronoi.data if tr.name == "click target")
+    assert target.mode == "markers" and target.marker.maxdisplayed == 1
+    assert result.axis[0] == -1 and result.axis[-1] == 1 and len(target.x) == 21 ** 2
     boxes = plots.contour_figure(result, "ik_iforest")
     cells = next(tr for tr in boxes.data if tr.name == "cells")
     assert sum(v is None for v in cells.x) == len(result.partitions["ik_iforest"].boxes)
