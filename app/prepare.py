@@ -6,7 +6,9 @@ Run from the repository root::
 
 Each view is opened headless (Streamlit's AppTest) exactly as a browser opens
 its link, so the defaults and tour settings come from the pages themselves and
-nothing is listed twice. The results land in the store on disk (see
+nothing is listed twice. A tour step's control is also moved one press each
+way: the move the step asks the lecturer to make is then drawn from the store.
+The results land in the store on disk (see
 :func:`store.store_directory`), where every server started later finds them:
 its pages then paint from stored results instead of computing. A server
 starts this in the background by itself (:func:`start_in_background`) when
@@ -18,10 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 from urllib.parse import parse_qsl, urlsplit
 
 APP = Path(__file__).resolve().parent
@@ -44,25 +48,78 @@ def views() -> list[tuple[str, dict]]:
     return found
 
 
-def prepare(selected: list[str] | None = None, timeout: float = 900.0) -> list[dict]:
-    """Open each view headless, which computes it through the store; returns a row per view."""
+def one_press(at, control: str) -> list[str]:
+    """The URL values one arrow press away from control ``control`` of the view open in ``at``: the
+    options either side of a select slider's value, or a slider's value ± its step (within its range).
+    Empty for other widgets (a lecturer picks a data set from a list, there is no *next* one), or
+    when the control is not drawn."""
+    key = f"_w_{control}"
+    for widget in at.get("select_slider"):
+        if widget.key == key:
+            options = list(widget.options)  # as shown (format_func applied)
+            shown = widget.format_func(widget.value)
+            if shown not in options:
+                return []
+            i = options.index(shown)
+            # a shown option is the URL's spelling, or starts with it ("5,000 ★" for w=5000)
+            return [_url_value(options[j]) for j in (i - 1, i + 1) if 0 <= j < len(options)]
+    for widget in at.get("slider"):
+        if widget.key == key and isinstance(widget.value, (int, float)):
+            step = widget.step
+            values = [round(widget.value + d, 10) for d in (-step, step)]
+            return [str(v) for v in values if widget.min <= v <= widget.max]
+    return []
+
+
+def _url_value(shown: str) -> str:
+    """The URL value of a select slider's shown option: its leading number if it has one, else itself."""
+    number = re.match(r"[-+]?\d[\d,]*(\.\d+)?(?![\w.])", shown.strip())
+    return number.group(0).replace(",", "") if number else shown
+
+
+def _open(page: str, query: dict, timeout: float):
+    """AppTest of ``page`` opened as a browser opens its link with ``query``, and the seconds it took."""
     from streamlit.testing.v1 import AppTest
+
+    t0 = time.perf_counter()
+    at = AppTest.from_file(HOME, default_timeout=timeout)
+    for key, value in query.items():
+        at.query_params[key] = value
+    with mock.patch.dict(os.environ, IKVIZ_PREPARE="0"):  # the app opened here must not start one of its own
+        at.run()
+        at.switch_page(f"views/{page.replace('-', '_')}.py")
+        at.run()
+    return at, round(time.perf_counter() - t0, 1)
+
+
+def _problems(at) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def prepare(selected: list[str] | None = None, timeout: float = 900.0) -> list[dict]:
+    """Open each view headless, which computes it through the store; returns a row per view.
+
+    A tour step's row also lists, under ``next``, the views one press away on the step's control
+    (:func:`one_press`), prepared too: the lecturer's first move is the one the step asks for.
+    """
+    from ikviz import tours
 
     rows = []
     for page, query in views():
         if selected and page not in selected:
             continue
-        t0 = time.perf_counter()
-        at = AppTest.from_file(HOME, default_timeout=timeout)
-        for key, value in query.items():
-            at.query_params[key] = value
-        at.run()
-        at.switch_page(f"views/{page.replace('-', '_')}.py")
-        at.run()
-        problems = [e.value for e in at.exception] + [e.value for e in at.error]
-        rows.append({"page": page, "query": query, "seconds": round(time.perf_counter() - t0, 1),
-                     "problems": problems})
-        print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
+        at, seconds = _open(page, query, timeout)
+        row = {"page": page, "query": query, "seconds": seconds, "problems": _problems(at)}
+        found = tours.find_step(query)
+        control = found[0].steps[found[1]].control if found else None
+        if control and not row["problems"]:
+            row["next"] = []
+            for value in one_press(at, control):
+                near, seconds = _open(page, {**query, control: value}, timeout)
+                row["next"].append({control: value, "seconds": seconds})
+                row["problems"] += _problems(near)
+        rows.append(row)
+        print(json.dumps(row, ensure_ascii=False), flush=True)
     return rows
 
 
@@ -97,7 +154,6 @@ def main() -> int:
     parser.add_argument("--only", nargs="+", metavar="PAGE", help="only these pages' views")
     args = parser.parse_args()
     sys.path.insert(0, str(APP))
-    os.environ["IKVIZ_PREPARE"] = "0"  # the app opened below must not start another preparation
     import store
 
     directory = store.store_directory()
