@@ -329,3 +329,11 @@ def test_projector_enlarges_markers_and_keeps_the_emphasis(all_figures):
         assert large.line.width >= small.line.width and large.opacity == small.opacity
     stacked = all_figures["rmse"]
     assert style.projector(stacked).layout.height >= 1.5 * stacked.layout.height - 1
+
+
+def test_the_indexing_chart_labels_each_group_once_with_the_tree_over_brute_ratio():
+    # the seconds of side-by-side bars of similar height wrote over each other: one label per group
+    fig = indexing.indexing_figure(indexing_summary())
+    brute, tree = (next(t for t in fig.data if t.name.startswith(s)) for s in ("brute force", "ball_tree"))
+    assert brute.text is None and list(tree.text) == ["×2", "×2"]
+    assert "brute force: %{y:.3g} s" in brute.hovertemplate  # the seconds stay in the hover (and the page's table)

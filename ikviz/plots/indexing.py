@@ -28,7 +28,9 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
 
     The ball-tree bar of a path where scikit-learn built no tree (sparse
     input) is hatched and its axis label says "no tree"; every ball-tree bar
-    carries its time relative to brute force (×).
+    carries its time relative to brute force (×), the one label of its group:
+    the seconds of neighbouring bars of similar height wrote over each other
+    (they are in the hover and in the page's table).
     """
     methods = list(summary["methods"])
     rows = summary["methods"]
@@ -42,16 +44,17 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
                     for m, v in zip(methods, vals)]
             pattern = dict(shape=["/" if rows[m].get("fallback") else "" for m in methods])
         else:
-            text, pattern = [f"{v:.2g} s" for v in vals], None
+            text, pattern = None, None
         fig.add_trace(go.Bar(x=names, y=vals, name=label, marker_color=colour, marker_pattern=pattern,
                              text=text, textposition="outside", cliponaxis=False,
                              customdata=[rows[m].get("fit_method", "") for m in methods],
-                             hovertemplate="%{x}<br>%{y:.3g} s<br>scikit-learn ran: %{customdata}<extra></extra>"),
+                             hovertemplate=f"%{{x}}<br>{label}: %{{y:.3g}} s<br>scikit-learn ran: %{{customdata}}"
+                                           "<extra></extra>"),
                       row=1, col=1)
     maps = [rows[m]["map_s"] for m in methods]
     if any(v > 0 for v in maps):
         fig.add_trace(go.Bar(x=names, y=maps, name="feature mapping (separate)", marker_color="#e6ab02",
-                             text=[f"{v:.2g} s" if v > 0 else "" for v in maps], textposition="outside"),
+                             hovertemplate="%{x}<br>feature mapping: %{y:.3g} s<extra></extra>"),
                       row=1, col=1)
     prec = [rows[m][f"precision_at_{k}"] for m in methods]
     fig.add_trace(go.Bar(x=names, y=prec, name=f"precision@{k}", marker_color="#7570b3", showlegend=False,
