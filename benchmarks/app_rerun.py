@@ -219,10 +219,16 @@ def tour_steps() -> list[tuple[str, str | None]]:
     steps = {}
     for name, tour in TOURS.items():
         for i, step in enumerate(tour.steps):
-            path = step_url(name, i)
             # the opening step is the same page in every tour: measure it once per setting
-            steps.setdefault(path.split("&tour=")[0], (path, step.control))
+            steps.setdefault((step.page, tuple(sorted(step.params.items()))), (step_url(name, i), step.control))
     return list(steps.values())
+
+
+async def measured(ctx, base: str, path: str, timeout: float, repeat: int, control: str | None = None) -> dict:
+    """:func:`measure` in ``repeat`` new tabs, as one row of medians (:func:`median_row`), printed as it comes."""
+    row = median_row([await measure(ctx, base, path, timeout, control=control) for _ in range(repeat)])
+    print(json.dumps(row), flush=True)
+    return row
 
 
 def median_row(rows: list[dict]) -> dict:
@@ -265,8 +271,7 @@ async def floor_row(browser, timeout: float, repeat: int = 1) -> dict:
         home = await ctx.new_page()  # the first visit fetches the scripts, as for the app
         await _open(home, lambda: home.goto(f"http://127.0.0.1:{port}", wait_until="commit"), timeout)
         await home.close()
-        row = median_row([await measure(ctx, f"http://127.0.0.1:{port}", "", timeout, control="x")
-                          for _ in range(repeat)])
+        row = await measured(ctx, f"http://127.0.0.1:{port}", "", timeout, repeat, control="x")
         await ctx.close()
     finally:
         stop_server(server)
@@ -285,7 +290,6 @@ async def browser_main(args) -> list[dict]:
                                            args=["--no-sandbox", "--disable-dev-shm-usage"])
         if args.floor:
             rows.append(await floor_row(browser, args.timeout, args.repeat))
-            print(json.dumps(rows[-1]), flush=True)
         t0 = time.monotonic()
         server = start_server(port, env)
         print(json.dumps({"server_start_s": round(time.monotonic() - t0, 2)}), flush=True)
@@ -297,15 +301,9 @@ async def browser_main(args) -> list[dict]:
             cold = await _open(home, lambda: home.goto(base, wait_until="commit"), args.timeout)
             print(json.dumps({"home_cold_browser_s": cold.get("complete_s")}), flush=True)
             await home.close()
-            pages = []
-            for path in args.pages:
-                pages.append(median_row([await measure(ctx, base, path, args.timeout) for _ in range(args.repeat)]))
-                print(json.dumps(pages[-1]), flush=True)
-            steps = []
-            for path, control in (tour_steps() if args.tours else []):
-                steps.append(median_row([await measure(ctx, base, path, args.timeout, control=control)
-                                         for _ in range(args.repeat)]))
-                print(json.dumps(steps[-1]), flush=True)
+            pages = [await measured(ctx, base, path, args.timeout, args.repeat) for path in args.pages]
+            steps = [await measured(ctx, base, path, args.timeout, args.repeat, control=control)
+                     for path, control in (tour_steps() if args.tours else [])]
             # the lecture's own path: one tab, from page to page through the sidebar (everything computed)
             tab = await ctx.new_page()
             await _open(tab, lambda: tab.goto(base, wait_until="commit"), args.timeout)
