@@ -64,6 +64,62 @@ def test_fpr_effect_needs_ik_below_rbf_and_laplacian_on_most_seeds():
     assert text.startswith("The paper's effect does not appear") and "IK lower on 1 of 3 seeds" in text
 
 
+def test_single_fpr_text_reads_one_draws_fprs_against_the_claim():
+    def result(**fpr):
+        return exp.Result(exp.Params(), tuple(exp.Evaluation(k, {}, 0.9, v, 0.0, 0.1, 0.1) for k, v in fpr.items()),
+                          {}, {}, np.zeros((4, 2)), np.zeros(4), 10)
+
+    ask = "Select both the RBF and the Isolation Kernel SVMs to compare their FPR."
+    assert exp.single_fpr_text(result(ik=0.05), 10) == ask
+    assert exp.single_fpr_text(result(rbf=0.05, ik=float("nan")), 10) == ask
+    below = exp.single_fpr_text(result(rbf=0.08, laplacian=0.07, ik=0.06), 10)
+    assert below == ("On this draw IK's FPR (0.0600) is below SVC, Gaussian (RBF) 0.0800, SVC, Laplacian L_ψ 0.0700: "
+                     "the paper’s direction. One seed decides nothing; the paired runs below say whether it holds "
+                     "across seeds.")
+    above_one = exp.single_fpr_text(result(rbf=0.08, laplacian=0.05, ik=0.06), 20)
+    assert "is not below SVC, Gaussian (RBF) 0.0800, SVC, Laplacian L_ψ 0.0500: not the paper’s direction" in above_one
+    at_one = exp.single_fpr_text(result(rbf=0.08, ik=0.06), 1)
+    assert at_one == ("On this draw IK's FPR (0.0600) is below SVC, Gaussian (RBF) 0.0800. The paper claims lower FPR "
+                      "for IK only at density ratios > 1.")
+
+
+def test_paired_fpr_text_and_caption_from_the_paired_numbers():
+    paired = _paired({"rbf": [0.08, 0.09, 0.07], "laplacian": [0.07, 0.07, 0.07], "ik": [0.06, 0.07, 0.08]})
+    assert exp.paired_fpr_text(paired) == ("**FPR(IK) − FPR(RBF)**, paired over 3 seeds: -0.0100 ± 0.0173 "
+                                           "(IK lower on 2 of 3 seeds).")
+    assert exp.paired_fpr_text(_paired({"laplacian": [0.1], "ik": [0.1]})) is None  # no RBF to compare with
+    assert exp.paired_fpr_text(_paired({"rbf": [float("nan")] * 2, "ik": [float("nan")] * 2})) is None  # 3 classes
+    caption = exp.paired_effect_caption(paired, "gaussian", 10)
+    assert caption == f"gaussian generator, ratio 10:1. {exp.fpr_effect_text(paired)}"
+    assert caption.startswith("gaussian generator, ratio 10:1. The paper's effect appears here")
+    assert exp.paired_effect_caption(paired, "uniform", 1) == (
+        "uniform generator, ratio 1:1: the paper claims lower FPR for IK only at ratios > 1 (at 1:1 it reports IK "
+        "0.032 vs RBF 0.008).")
+
+
+def test_cost_text_warns_only_for_heavy_w_gaussians_and_counts_the_seeds():
+    def cost(dataset="w-gaussians", w=5000, tuning="cv", seeds=1):
+        return exp.cost_text(exp.Params(exp.DataSpec(dataset, w=w), tuning=tuning), seeds)
+
+    assert cost(w=exp.HEAVY_W - 1) is None and cost("density-ratio") is None and cost("wine") is None
+    assert cost(w=exp.HEAVY_W).startswith("w = 1,000: the SVMs work in 2,000 dimensions")
+    assert cost() == ("w = 5,000: the SVMs work in 10,000 dimensions, which takes minutes with 5-fold CV over the "
+                      "grid (about six on 2 cores at w = 5,000). Run it, or pick w ≤ 100 for a view in seconds; the "
+                      "Claims page holds ting2021 Table 4's numbers.")
+    fixed = cost(tuning="fixed", seeds=5)
+    assert "takes up to a minute with the sliders' parameters, once for each of the 5 seeds. Run it" in fixed
+
+
+def test_within_test_budget_cuts_only_a_fresh_synthetic_sample_over_the_budget():
+    big = exp.DataSpec("w-gaussians", w=5000, n_test=50000, seed=3)
+    spec, text = exp.within_test_budget(big)
+    assert spec == replace(big, n_test=exp.largest_test_size(big)) and spec.n_test == 6710
+    assert text == ("50,000 test points in 10,000 dimensions would take 3.7 GiB; using 6,710 test points, the most "
+                    "that fit one view's 512 MiB memory budget.")
+    for fits in (replace(big, fresh_test=False), replace(big, w=100), exp.DataSpec("density-ratio", n_test=50000)):
+        assert exp.within_test_budget(fits) == (fits, None)
+
+
 def test_density_ratio_spec_reaches_the_generator():
     from ikviz.data import load
 
@@ -326,7 +382,7 @@ def test_a_setting_recomputes_only_the_blocks_it_touches_and_progress_covers_the
 
 @pytest.mark.slow
 def test_wgaussians_at_paper_size_the_gaussian_kernel_needs_the_narrow_ting2018_gammas():
-    """ting2021 Table 4 at w = 5,000: linear at chance; RBF fails on the ting2021 grid (sigma >= 312), not on ting2018's.
+    """ting2021 Table 4 at w = 5,000: linear at chance; RBF fails on the ting2021 grid (sigma >= 312), not ting2018's.
 
     IK's success on these data is asserted in small by test_wgaussians_linear_fails_ik_succeeds.
     """

@@ -5,10 +5,16 @@ import pytest
 
 from ikviz.data import _parse
 from ikviz.data.upload import (
+    ROLE_LABELS,
+    ROLES,
     guess_label,
+    initial_role,
     inspect_file,
     read_columns,
     read_table,
+    role_columns,
+    role_options,
+    shown_role,
     subsample,
     summary,
 )
@@ -284,3 +290,28 @@ def test_libsvm_columns_report_their_distinct_values_and_constants():
     assert (cols["f1"].kind, cols["f1"].n_unique, cols["f1"].examples) == ("integer", 3, ["0", "1", "2"])
     assert (cols["f3"].kind, cols["f3"].n_unique) == ("constant", 1)   # 2.5 on every row
     assert info.label_guess == "label"
+
+
+def test_role_choices_follow_the_column_kind_and_the_suggested_role():
+    raw = b"a,k,id,colour,kind\n" + b"".join(f"{i},5,R{i},{'xy'[i % 2]},{'pq'[i % 2]}\n".encode()
+                                             for i in range(12))
+    info = inspect_file(raw)
+    cols = {c.name: c for c in info.columns}
+    assert [(c.kind, c.role) for c in info.columns] == [("integer", "feature"), ("constant", "feature"),
+                                                        ("id", "ignore"), ("text", "encode"), ("text", "label")]
+    assert role_options("integer") == role_options("numeric") == ["feature", "ignore", "label"]
+    assert all(role_options(kind) == ["ignore", "encode", "label"] for kind in ("text", "id", "date", "empty",
+                                                                                 "constant"))
+    assert set(ROLE_LABELS) == set(ROLES) and ROLE_LABELS["encode"] == "encode (one-hot)"
+    # the suggested role when offered; a guessed label (or a numeric constant's "feature") starts at the first option
+    assert [initial_role(cols[n]) for n in ("a", "k", "id", "colour", "kind")] == [
+        "feature", "ignore", "ignore", "encode", "ignore"]
+    # every column but the label and the plain numeric features gets a choice; a guessed label not picked too
+    assert [c.name for c in role_columns(info.columns, "kind")] == ["k", "id", "colour"]
+    assert [c.name for c in role_columns(info.columns, None)] == ["k", "id", "colour", "kind"]
+    assert [c.name for c in role_columns(info.columns, "colour")] == ["k", "id", "kind"]
+    chosen = {"colour": "ignore", "id": ""}
+    assert [shown_role(c, "kind", chosen) for c in info.columns] == ["feature", "feature", "ignore", "ignore",
+                                                                     "label"]
+    assert [shown_role(c, None, {}) for c in info.columns] == ["feature", "feature", "ignore", "encode", "feature"]
+    assert shown_role(cols["a"], None, {"a": "label"}) == "feature"   # only the picked label is the label

@@ -1,14 +1,12 @@
 """Clustering lab (ting2021 §4.2.2, Fig. 2, Table 3, Table 7; wang2017 §4.4): spectral clustering,
 density peaks and k-means with IK against Gaussian, adaptive Gaussian, distance and RandLocal."""
 
-import numpy as np
 import streamlit as st
 
 import figures
 import store
 import ui
 from ikviz.clustering import match_labels
-from ikviz.data import dataset_info
 from ikviz.experiments import clustering as exp
 from ikviz.plots import clustering as plots
 
@@ -20,26 +18,6 @@ MAX_POINTS_OPTIONS = [30, 100, 300, 1000, 2000]
 T_OPTIONS = [50, 100, 200, 500]
 TRIAL_OPTIONS = [1, 3, 5, 10]
 MODES = {"fixed": "one setting", "best": "best over the parameter grid"}
-#: under spectral clustering's results: which IK reproduces ting2021 Fig. 2 (a spectral-clustering claim)
-SPECTRAL_NOTE = (
-    "**Which IK?** ting2021 (Fig. 2) reports spectral clustering on w = 1 at AMI 0.91 with IK and "
-    "0.29 with adaptive Gaussian. At the paper's size (`ikviz reproduce clustering-wgaussians`: 500 "
-    "points per cluster, best over Table 7's grid, 10 trials) the **Voronoi** IK (the paper's aNNE) "
-    "gets 0.31, no better than AG (0.30) or GK (0.23); the **height-limited iForest** IK gets 0.92, "
-    "the paper's number. That is why it is this page's default; switch the variant to see the others "
-    "(we have not established why the variants differ this much here). At w = 5,000 the Voronoi and "
-    "iForest IK both reach 1.00 while GK and AG stay near 0.23, as in the paper's Table 3.")
-
-
-def dataset_label(name: str) -> str:
-    """Selectbox label of a dataset."""
-    if name == "w-gaussians":
-        return "w-Gaussians (ting2021 Fig. 2)"
-    if name == "density-ratio":
-        return "Density ratio (two classes, ting2018)"
-    info = dataset_info(name)
-    return f"{info.title} · {info.n}×{info.d}, {info.n_classes} classes"
-
 
 ui.page_header(
     "Clustering lab",
@@ -54,7 +32,8 @@ ui.page_header(
 with st.sidebar:
     st.header("Clustering lab")
     names = exp.data_names()
-    dataset = ui.control(st.selectbox, "data", "data", "w-gaussians", options=names, format_func=dataset_label)
+    dataset = ui.control(st.selectbox, "data", "data", "w-gaussians", options=names,
+                         format_func=plots.dataset_label)
     if dataset == "w-gaussians":
         w = ui.control(st.select_slider, "w (dimensions of each cluster)", "w", 1, options=W_OPTIONS,
                        help="The data have 2w dimensions; cluster A uses the first w, cluster B the last w.")
@@ -119,26 +98,19 @@ with ui.guarded("the clustering"):
     )
     data = p.data()
     X, y = store.compute(exp.load, data, inline=True)
-    n, d = X.shape
-    n_classes = int(np.unique(y).size)
-    k_used = n_classes if p.k == 0 else p.k
     if not measures:
         st.info("Tick at least one measure in the sidebar to compare.")
         st.stop()
-    if n_classes < 2:
-        st.warning("These data have a single class, so AMI cannot score a clustering. Pick other data.")
-        st.stop()
-    if k_used > n:
-        st.warning(f"k = {k_used} clusters is more than the {n} points; lower k or use more points.")
+    problem = exp.view_problem(X, y, p.k)
+    if problem:
+        st.warning(problem)
         st.stop()
     if not ui.presenting():
-        view = exp.projection_axes(data, d)[2]
-        st.caption(f"{n} points, {d} features (each scaled to [0, 1]), {n_classes} classes; k = {k_used} "
-                   f"clusters. Plots show {view}, coloured by cluster.")
+        st.caption(plots.data_caption(data, X, y, p.k))
 
     result = store.compute(exp.run, p)
     X2, evaluations, sweeps = result.X2, result.evaluations, result.sweeps
-    axis_titles = exp.projection_axes(data, d)[:2]
+    axis_titles = exp.projection_axes(data, X.shape[1])[:2]
     cols = figures.grid(1 + len(evaluations))
     with cols[0]:
         figures.figure(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
@@ -150,33 +122,16 @@ with ui.guarded("the clustering"):
                                                 axis_titles=axis_titles), f"chart_{m}", source=(exp.run, p))
             if algorithm == "density_peaks":
                 figures.figure(plots.decision_graph_figure(ev), f"chart_dg_{m}", source=(exp.run, p))
-                if not np.any(ev.rho):
-                    st.info("No point has a neighbour within ε, so every density is 0 and the centres are "
-                            "arbitrary: raise ε.")
+                note = plots.decision_graph_note(ev)
+                if note:
+                    st.info(note)
 
-    rows = exp.summary(result)
-    st.dataframe({
-        "measure": [r["measure"] for r in rows],
-        "parameter": [f"{r['param_name']} = {r['param']:g}" if r["param_name"] else "–" for r in rows],
-        **({"ε (% of m)": [f"{100 * r['eps_fraction']:.0f}" for r in rows]} if algorithm == "density_peaks" else {}),
-        "AMI": [r["ami"] for r in rows],
-        "NMI": [r["nmi"] for r in rows],
-    }, hide_index=True, column_config={"AMI": st.column_config.NumberColumn(format="%.3f"),
-                                       "NMI": st.column_config.NumberColumn(format="%.3f")})
+    st.dataframe(plots.summary_table(result), hide_index=True,
+                 column_config={"AMI": st.column_config.NumberColumn(format="%.3f"),
+                                "NMI": st.column_config.NumberColumn(format="%.3f")})
     if sweeps:
         figures.figure(plots.sweep_figure(sweeps), "chart_sweep", source=(exp.run, p))
 
-    if not ui.presenting():
-        notes = []
-        if algorithm == "density_peaks":
-            notes.append("**Decision graph**: each point's density ρ against δ, its distance to the nearest "
-                         "denser point. Centres (red) stand out with both large ρ and large δ; density peaks "
-                         "takes the k points with the largest ρ·δ and hands every other point down the chain "
-                         "of nearest denser neighbours.")
-        if algorithm == "spectral":
-            notes.append(SPECTRAL_NOTE)
-        if mode == "best":
-            notes.append("Best mode picks each measure's parameter by its AMI against the true labels, "
-                         "as ting2021 Table 3 does: an upper bound, not what an unsupervised user could pick.")
-        if notes:
-            st.caption("\n\n".join(notes))
+    notes = plots.view_notes(algorithm, mode)
+    if notes and not ui.presenting():
+        st.caption(notes)

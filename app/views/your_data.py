@@ -1,9 +1,7 @@
 """Your data: load a CSV / Excel / Parquet / LIBSVM file, a bundled dataset or a big file on the server; check IK."""
 
 import time
-from pathlib import Path
 
-import numpy as np
 import streamlit as st
 
 import figures
@@ -43,70 +41,17 @@ def current_file() -> exp.FileBytes | None:
     return held
 
 
-def path_help() -> str:
-    root = exp.data_root()
-    where = (f"Only paths inside {root} can be read ({exp.DATA_ROOT_ENV})." if root else
-             f"Any folder this server can read is allowed: set {exp.DATA_ROOT_ENV} to restrict typed paths to "
-             "one folder.")
-    return ("Read with Dask, never loaded whole: the kernel is fitted on rows drawn by row index, every row is "
-            "mapped to its cells, IK + OGD and FOGD learn from every row. Only Parquet (.parquet, .pq) and CSV "
-            f"(.csv) files are opened. {where}")
-
-
 def show_big_result(res: exp.BigFileResult) -> None:
     """What the pass over every row found: learning curves, held-out accuracy, rows per cell."""
-    p = res.params
-    cluster = scheduler_address() or "this server's local Dask cluster"
-    st.caption(f"{res.n_rows:,} rows, {len(res.features)} numeric features, read in {res.seconds:.1f} s on "
-               f"{cluster}. The Isolation Kernel (ψ = {p.psi}, t = {p.t}) was fitted on {res.fit_rows:,} rows drawn "
-               f"by row index; every row was then mapped to its cells.")
+    texts = plots.big_file_texts(res, scheduler_address())
+    st.caption(texts["read"])
     if res.learn is not None:
-        figures.figure(plots.learn_figure(res.learn), "big_learn", source=(exp.big_file_check, p))
+        figures.figure(plots.learn_figure(res.learn), "big_learn", source=(exp.big_file_check, res.params))
         st.dataframe(plots.learn_table(res.learn), hide_index=True)
-        st.caption(f"IK + OGD fits its feature map on the first {p.prefix:,} training rows and then learns from "
-                   f"every training row, as `ikviz scale learn` does; {p.test_fraction:.0%} of each block is held "
-                   "out for the accuracy.")
-    figures.figure(plots.cell_figure(res), "big_cells", source=(exp.big_file_check, p))
-    cells = exp.cell_summary(res)
-    if cells["purity"] is not None:
-        st.markdown(f"Cell purity over all {res.n_rows:,} rows: **{cells['purity']:.1%}** of rows share the "
-                    f"majority class of their cell (averaged over the {p.t} partitionings); the largest class alone "
-                    f"is {cells['majority']:.1%}.")
-
-
-TEXT_KINDS = ("text", "id", "date", "empty", "constant")
-ROLE_LABELS = {"feature": "feature", "ignore": "ignore", "encode": "encode (one-hot)", "label": "use as label"}
-AUTO_SECONDS = 2.0  # a stale check expected to take less than this is recomputed without asking
-CHECK_ORDER = ("neighbours", "svm", "tsne", "clustering")
-RUN_LABELS = {"neighbours": "Run the neighbour check", "svm": "Run the SVM comparison", "tsne": "Run t-SNE",
-              "clustering": "Run the clustering comparison"}
-WHAT = {"neighbours": "the neighbour check", "svm": "the SVM comparison", "tsne": "t-SNE",
-        "clustering": "the clustering comparison"}
-CHECK_HELP = {"neighbours": "IK vs Gaussian: N_eps and k-occurrence skewness",
-              "svm": "Train/test split, accuracy and time per kernel",
-              "tsne": "Two t-SNE embeddings side by side, coloured by class",
-              "clustering": "Spectral clustering, AMI against the classes"}
-NEEDS_CLASSES = {"svm": "The SVM comparison needs a label column with at least two classes.",
-                 "clustering": "The clustering comparison scores clusters against the classes, so it needs a "
-                               "label column with at least two classes."}
-
-
-def _role_options(kind: str) -> list[str]:
-    return ["ignore", "encode", "label"] if kind in TEXT_KINDS else ["feature", "ignore", "label"]
-
-
-def _default_role(col) -> str:
-    options = _role_options(col.kind)
-    role = getattr(col, "role", None)
-    return role if role in options and role != "label" else options[0]
-
-
-def _shown_role(col, label: str | None, roles: dict) -> str:
-    """The role a column has with the current choices (a guessed label not picked is a plain feature)."""
-    if col.name == label:
-        return "label"
-    role = roles.get(col.name) or getattr(col, "role", "feature")
-    return "feature" if role == "label" else role
+        st.caption(texts["learn"])
+    figures.figure(plots.cell_figure(res), "big_cells", source=(exp.big_file_check, res.params))
+    if texts["purity"]:
+        st.markdown(texts["purity"])
 
 
 def _pick_label(role_key: str, label_key: str, column: str, default: str) -> None:
@@ -127,8 +72,7 @@ def upload_source() -> tuple[exp.Source | None, list[str]]:
     if file is None:
         st.info("Upload a file to start, or switch to a bundled dataset in the sidebar.")
         return None, []
-    size = f"{len(file):,} bytes" if len(file) < 1024 else f"{len(file) / 1024:,.1f} KB"
-    st.caption(f"File: {file.name} ({size}, SHA-256 {file.fingerprint[:12]}…)")
+    st.caption(plots.file_text(file))
     fp = file.fingerprint[:16]
     # before the file is read: a LIBSVM file with nan is refused by the reading itself, and the message points here
     drop = st.checkbox("drop rows with missing values", value=False, key=f"yd_drop_{fp}")
@@ -146,32 +90,23 @@ def upload_source() -> tuple[exp.Source | None, list[str]]:
                           help="The column holding the class of each row, if there is one (guessed from its "
                                "name and values; pick '(none)' for no classes).")
     label = None if choice == "(none)" else choice
-    roles, shown = {}, [c for c in info.columns if c.name != label
-                        and (c.kind in TEXT_KINDS or getattr(c, "role", "feature") not in ("feature", "label"))]
+    roles, shown = {}, upload.role_columns(info.columns, label)
     if shown:
         st.markdown("**Columns that are not numeric features**: choose what each is for.")
         grid = st.columns(min(3, len(shown)))
         for i, col in enumerate(shown):
-            role_key, default = f"yd_role_{fp}_{i}", _default_role(col)
-            if st.session_state.get(role_key) not in _role_options(col.kind):
+            role_key, default, options = f"yd_role_{fp}_{i}", upload.initial_role(col), upload.role_options(col.kind)
+            if st.session_state.get(role_key) not in options:
                 st.session_state[role_key] = default
             roles[col.name] = grid[i % len(grid)].selectbox(
-                f"{col.name} ({col.kind}, {col.n_unique:,} values)", _role_options(col.kind), key=role_key,
-                format_func=ROLE_LABELS.get, on_change=_pick_label, args=(role_key, label_key, col.name, default),
+                f"{col.name} ({col.kind}, {col.n_unique:,} values)", options, key=role_key,
+                format_func=upload.ROLE_LABELS.get, on_change=_pick_label,
+                args=(role_key, label_key, col.name, default),
                 help="ignore: left out; encode: one column per category (one-hot); use as label: the class column.")
-    table = {"column": names, "kind": [c.kind for c in info.columns],
-             "role": [_shown_role(c, label, roles) for c in info.columns],
-             "missing": [c.n_missing for c in info.columns], "distinct": [c.n_unique for c in info.columns],
-             "examples": [", ".join(map(str, list(c.examples)[:3])) for c in info.columns]}
     with st.expander(f"Columns ({len(names)}) and a preview of the first rows", expanded=not ui.presenting()):
-        st.dataframe(table, hide_index=True)
+        st.dataframe(plots.column_table(info, label, roles), hide_index=True)
         st.dataframe(info.preview, hide_index=True)
     return exp.Source("upload", file.name, file, label, drop, tuple(sorted(roles.items()))), list(info.notes)
-
-
-def _changed(old: exp.CheckParams, new: exp.CheckParams) -> str:
-    was, now = old.settings(), new.settings()
-    return ", ".join(f"{k} {was[k]} → {now[k]}" for k in now if was[k] != now[k])
 
 
 def _compute_check(name: str, params: exp.CheckParams, rows: int):
@@ -205,38 +140,34 @@ def check_section(number: int, name: str, params: exp.CheckParams, rows: int, ha
     cheap, or show the last result labelled stale with a re-run button. Returns ``(params, result)`` shown."""
     st.subheader(f"{number} · {exp.CHECKS[name][0]}")
     if not exp.applicable(name, has_classes):
-        st.info(NEEDS_CLASSES[name])
+        st.info(exp.NEEDS_CLASSES[name])
         return None
     run, held = exp.check_run(name), store.get_store()
     runs = st.session_state.setdefault("yd_runs", {})
     last = runs.get(name)
-    with ui.guarded(WHAT[name]):
+    with ui.guarded(exp.CHECK_WHAT[name]):
         found, res = held.peek(run, params)
-        if found:
+        step, estimate = exp.check_step(name, found, last, params, rows)
+        if step == "show":
             if last is None or last["params"] != params:
                 runs[name] = {"params": params, "rows": rows, "seconds": None}
             show_check(name, res, params)
             return params, res
-        before = last is not None and last["params"].source == params.source
-        if not before:
-            if st.button(RUN_LABELS[name], key=f"btn_{name}", help=CHECK_HELP[name]):
-                res = _compute_check(name, params, rows)
-                show_check(name, res, params)
-                return params, res
-            return None
-        previous = None if last["seconds"] is None else (last["rows"], last["params"].t, last["seconds"])
-        estimate = exp.estimate_seconds(name, rows, params.t, previous)
-        if estimate < AUTO_SECONDS or st.button(f"Re-run with the new settings (about {estimate:,.0f} s)",
-                                                key=f"rerun_{name}", type="primary", help=CHECK_HELP[name]):
+        if step == "button":
+            asked = st.button(exp.RUN_LABELS[name], key=f"btn_{name}", help=exp.CHECK_HELP[name])
+        else:
+            asked = step == "auto" or st.button(f"Re-run with the new settings (about {estimate:,.0f} s)",
+                                                key=f"rerun_{name}", type="primary", help=exp.CHECK_HELP[name])
+        if asked:
             res = _compute_check(name, params, rows)
             show_check(name, res, params)
             return params, res
-        old_found, old = held.peek(run, last["params"])
-        st.warning(f"Stale: this result was computed before the settings changed ({_changed(last['params'], params)})."
-                   + ("" if old_found else " It is no longer held; re-run the check."))
-        if old_found:
-            show_check(name, old, last["params"])
-            return last["params"], old
+        if step == "ask":
+            old_found, old = held.peek(run, last["params"])
+            st.warning(plots.stale_text(last["params"], params, old_found))
+            if old_found:
+                show_check(name, old, last["params"])
+                return last["params"], old
     return None
 
 
@@ -273,7 +204,7 @@ with ui.guarded("the data"):
         source = exp.Source("bundled", name)
     elif source_kind == "a big file on this server":
         path = ui.control(st.text_input, "path on the server (Parquet or CSV: a file, a folder or a glob)", "path",
-                          "", help=path_help()).strip()
+                          "", help=exp.path_help()).strip()
         if not path:
             st.info("Type the path of a Parquet or CSV file, a folder or a glob of them on this server.")
         else:
@@ -309,15 +240,15 @@ if data is not None:
             st.info(note)
     if big_result is not None:
         st.caption(f"Plots show {len(data.X):,} of {big_result.n_rows:,} rows.")
-    if summary["constant_columns"]:
-        shown = ", ".join(summary["constant_columns"][:10])
-        st.warning(f"Constant columns carry no information and are ignored by every kernel: {shown}.")
-    if summary["class_counts"] and not ui.presenting():
-        st.caption("Class counts: " + ", ".join(f"{k}: {v}" for k, v in summary["class_counts"].items()))
-    has_classes = data.y is not None and len(np.unique(data.y)) >= 2
+    texts = plots.summary_texts(summary)
+    if texts["constant"]:
+        st.warning(texts["constant"])
+    if texts["classes"] and not ui.presenting():
+        st.caption(texts["classes"])
+    has_classes = exp.two_classes(data.y)
 
     shown = {}
-    for number, check in enumerate(CHECK_ORDER, start=1):
+    for number, check in enumerate(exp.CHECKS, start=1):
         out = check_section(number, check, params, len(data.X), has_classes)
         if out is not None:
             shown[check] = out
@@ -325,15 +256,13 @@ if data is not None:
     st.subheader("5 · A report to keep")
     title = source.title()
     fingerprint = exp.data_fingerprint(source, data)
-    lines = [f"{len(data.X):,} rows, {data.X.shape[1]} features"
-             + (f", classes: {', '.join(map(str, data.classes))}" if data.y is not None else ", no label") + "."]
-    lines += list(summary["notes"])
+    lines = plots.data_lines(data)
 
     def build_report() -> bytes:
         return plots.report(title, shown, fingerprint=fingerprint, data_lines=lines).encode("utf-8")
 
     st.download_button("Download the report (HTML)", data=build_report, on_click="ignore",
-                       file_name=f"ikviz-report-{Path(str(source.name)).stem or 'data'}.html", mime="text/html",
+                       file_name=plots.report_file_name(source.name), mime="text/html",
                        key="report", disabled=not shown,
                        help="One standalone HTML file with every check shown above: figures, numbers, settings, "
                             "the file's SHA-256 fingerprint and the ikviz version.")

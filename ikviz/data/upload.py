@@ -27,8 +27,8 @@ PREVIEW_ROWS = 20
 KINDS = ("numeric", "integer", "text", "date", "id", "empty", "constant")
 ROLES = ("feature", "label", "ignore", "encode")
 LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "species", "cultivar", "category", "outcome")
-_ID_NAME = re.compile(r"^(id|ids|uuid|guid|key|index|idx|row|rowid|row_id|record|name|unnamed.*)$|[_\s.-]id$|^id[_\s.-]",
-                      re.IGNORECASE)
+_ID_NAME = re.compile(r"^(id|ids|uuid|guid|key|index|idx|row|rowid|row_id|record|name|unnamed.*)$"
+                      r"|[_\s.-]id$|^id[_\s.-]", re.IGNORECASE)
 _DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?"
                    r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
                    r"|\d{1,2}[ -][A-Za-z]{3,9}[ -]\d{2,4}|[A-Za-z]{3,9} \d{1,2},? \d{4}"
@@ -346,6 +346,72 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
     """
     parsed = _parse.parse(raw, filename, max_bytes, missing)
     return _file_info(parsed, filename)
+
+
+# ------------------------------------------------------------------ choosing the columns' roles
+#: kinds that are not numbers to use as they are: such a column is encoded, ignored or the label
+TEXT_KINDS = ("text", "id", "date", "empty", "constant")
+#: the roles in words, as a column's choice lists them
+ROLE_LABELS = {"feature": "feature", "ignore": "ignore", "encode": "encode (one-hot)", "label": "use as label"}
+
+
+def role_options(kind: str) -> list[str]:
+    """The roles a column of ``kind`` can be given, its usual one first.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import role_options
+    >>> role_options("text"), role_options("integer")
+    (['ignore', 'encode', 'label'], ['feature', 'ignore', 'label'])
+    """
+    return ["ignore", "encode", "label"] if kind in TEXT_KINDS else ["feature", "ignore", "label"]
+
+
+def initial_role(col: ColumnInfo) -> str:
+    """The role a column's choice starts at: its suggested role if offered and not the label, else the first option.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import ColumnInfo, initial_role
+    >>> initial_role(ColumnInfo("colour", "text", 0, 2, ["red"], "encode"))
+    'encode'
+    >>> initial_role(ColumnInfo("kind", "text", 0, 2, ["a"], "label"))   # a guessed label not picked
+    'ignore'
+    """
+    options = role_options(col.kind)
+    role = getattr(col, "role", None)
+    return role if role in options and role != "label" else options[0]
+
+
+def role_columns(columns: list[ColumnInfo], label: str | None) -> list[ColumnInfo]:
+    """The columns that need a choice of role: not the label, and not plain numeric features.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import ColumnInfo, role_columns
+    >>> cols = [ColumnInfo("x", "numeric", 0, 9, [], "feature"), ColumnInfo("id", "id", 0, 9, [], "ignore"),
+    ...         ColumnInfo("kind", "text", 0, 2, [], "label")]
+    >>> [c.name for c in role_columns(cols, "kind")], [c.name for c in role_columns(cols, None)]
+    (['id'], ['id', 'kind'])
+    """
+    return [c for c in columns if c.name != label
+            and (c.kind in TEXT_KINDS or getattr(c, "role", "feature") not in ("feature", "label"))]
+
+
+def shown_role(col: ColumnInfo, label: str | None, roles: dict[str, str]) -> str:
+    """The role a column has with the current choices (a guessed label not picked is a plain feature).
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import ColumnInfo, shown_role
+    >>> kind = ColumnInfo("kind", "integer", 0, 3, [], "label")
+    >>> shown_role(kind, "kind", {}), shown_role(kind, None, {}), shown_role(kind, None, {"kind": "ignore"})
+    ('label', 'feature', 'ignore')
+    """
+    if col.name == label:
+        return "label"
+    role = roles.get(col.name) or getattr(col, "role", "feature")
+    return "feature" if role == "label" else role
 
 
 # ------------------------------------------------------------------ reading

@@ -12,10 +12,15 @@ Their building blocks, each a block of ``memo`` (a slider change recomputes only
 * :func:`cv_score` -- the 5-fold CV score of one candidate parameter value;
 * :func:`fit_and_test` -- one kernel fitted with its chosen parameter, test metrics, timings and,
   for 2-D data, its decision regions (:func:`decision_regions`).
+
+What the page says about a setting (:func:`cost_text`, :func:`within_test_budget`) and about the paper's
+FPR claim from a result's numbers (:func:`single_fpr_text`, :func:`paired_fpr_text`,
+:func:`paired_effect_caption`, :func:`fpr_effect_text`) lives here too.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -76,6 +81,32 @@ def largest_test_size(spec: DataSpec) -> int:
     50000
     """
     return int(min(spec.n_test, TEST_BUDGET_BYTES // (8 * _dimensions(spec))))
+
+
+def within_test_budget(spec: DataSpec) -> tuple[DataSpec, str | None]:
+    """``spec`` with its fresh test sample cut to :func:`largest_test_size`, and the sentence that says so.
+
+    The sentence is None, and ``spec`` returned as it is, when the sample fits (or is not a fresh synthetic one).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, within_test_budget
+    >>> spec, text = within_test_budget(DataSpec("w-gaussians", w=5000, n_test=50000))
+    >>> spec.n_test
+    6710
+    >>> print(text)
+    50,000 test points in 10,000 dimensions would take 3.7 GiB; using 6,710 test points, the most that fit \
+one view's 512 MiB memory budget.
+    >>> within_test_budget(DataSpec("w-gaussians", w=5000, n_test=50000, fresh_test=False))[1] is None
+    True
+    """
+    if not (spec.fresh_test and spec.dataset in SYNTHETIC) or largest_test_size(spec) >= spec.n_test:
+        return spec, None
+    capped = largest_test_size(spec)
+    text = (f"{spec.n_test:,} test points in {2 * spec.w:,} dimensions would take "
+            f"{spec.n_test * 16 * spec.w / 2**30:.1f} GiB; using {capped:,} test points, the most "
+            f"that fit one view's {TEST_BUDGET_BYTES >> 20} MiB memory budget.")
+    return replace(spec, n_test=capped), text
 
 
 def _dimensions(spec: DataSpec) -> int:
@@ -158,6 +189,35 @@ def check_params(p: Params) -> None:
         raise ValueError(f"kernels must be a non-empty subset of {KERNELS}; got {p.kernels!r}.")
     if p.tuning not in ("cv", "fixed"):
         raise ValueError(f"tuning must be 'cv' or 'fixed'; got {p.tuning!r}.")
+
+
+#: above this w the SVMs take minutes on a small server: they run on request (or from a prepared store)
+HEAVY_W = 1000
+
+
+def cost_text(p: Params, seeds: int = 1) -> str | None:
+    """What a heavy setting costs, said before it runs (the page's ``store.compute(ask=...)``); None when it is light.
+
+    ``seeds``: the number of paired runs, each as costly as the single view.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, Params, cost_text
+    >>> cost_text(Params(DataSpec("w-gaussians", w=100))) is None
+    True
+    >>> print(cost_text(Params(DataSpec("w-gaussians", w=5000), tuning="fixed"), seeds=3))
+    w = 5,000: the SVMs work in 10,000 dimensions, which takes up to a minute with the sliders' parameters, \
+once for each of the 3 seeds. Run it, or pick w ≤ 100 for a view in seconds; the Claims page holds ting2021 \
+Table 4's numbers.
+    """
+    spec = p.data
+    if spec.dataset != "w-gaussians" or spec.w < HEAVY_W:
+        return None
+    cost = ("minutes with 5-fold CV over the grid (about six on 2 cores at w = 5,000)" if p.tuning == "cv" else
+            "up to a minute with the sliders' parameters")
+    times = f", once for each of the {seeds} seeds" if seeds > 1 else ""
+    return (f"w = {spec.w:,}: the SVMs work in {2 * spec.w:,} dimensions, which takes {cost}{times}. Run it, or "
+            f"pick w ≤ {HEAVY_W // 10} for a view in seconds; the Claims page holds ting2021 Table 4's numbers.")
 
 
 def candidates(kernel: str, p: Params, X_train) -> list:
@@ -483,6 +543,69 @@ def fpr_effect_text(paired: PairedResult) -> str:
                          f"{len(paired.seeds)} seeds")
     head = "The paper's effect appears here" if fpr_effect(paired) else "The paper's effect does not appear here"
     return f"{head}: {'; '.join(parts)}."
+
+
+def single_fpr_text(result: Result, ratio: float) -> str:
+    """What one draw (:func:`run`) says about the paper's FPR claim at density ``ratio``, from its numbers.
+
+    One seed decides nothing, and the sentence says so; :func:`fpr_effect_text` reads the paired runs.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> from ikviz.experiments.classification import single_fpr_text
+    >>> res = NS(evaluations=[NS(kernel="rbf", fpr=0.08), NS(kernel="ik", fpr=0.06)])
+    >>> print(single_fpr_text(res, 10.0))
+    On this draw IK's FPR (0.0600) is below SVC, Gaussian (RBF) 0.0800: the paper’s direction. One seed decides \
+nothing; the paired runs below say whether it holds across seeds.
+    """
+    fpr = {e.kernel: e.fpr for e in result.evaluations}
+    if "ik" not in fpr or "rbf" not in fpr or math.isnan(fpr["ik"]):
+        return "Select both the RBF and the Isolation Kernel SVMs to compare their FPR."
+    others = [k for k in ("rbf", "laplacian") if k in fpr]
+    lower = all(fpr["ik"] < fpr[k] for k in others)
+    said = ", ".join(f"{LABELS[k]} {fpr[k]:.4f}" for k in others)
+    head = f"On this draw IK's FPR ({fpr['ik']:.4f}) is {'below' if lower else 'not below'} {said}"
+    if ratio <= 1:
+        return head + ". The paper claims lower FPR for IK only at density ratios > 1."
+    return (f"{head}: {'the paper’s direction' if lower else 'not the paper’s direction'}. One seed decides "
+            "nothing; the paired runs below say whether it holds across seeds.")
+
+
+def paired_fpr_text(paired: PairedResult) -> str | None:
+    """FPR(IK) − FPR(RBF) over the paired seeds, in Markdown; None without both kernels or without an FPR.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.classification import PairedResult, paired_fpr_text
+    >>> m = {(k, "FPR"): np.array(v) for k, v in {"rbf": [0.05, 0.06], "ik": [0.05, 0.07]}.items()}
+    >>> paired_fpr_text(PairedResult(("rbf", "ik"), (0, 1), m))
+    '**FPR(IK) − FPR(RBF)**, paired over 2 seeds: +0.0050 ± 0.0071 (IK lower on 0 of 2 seeds).'
+    """
+    if "ik" not in paired.kernels or "rbf" not in paired.kernels or math.isnan(paired.metrics[("ik", "FPR")][0]):
+        return None
+    mean, sd, wins = paired.paired_difference("ik", "rbf", "FPR")
+    n = len(paired.seeds)
+    return f"**FPR(IK) − FPR(RBF)**, paired over {n} seeds: {mean:+.4f} ± {sd:.4f} (IK lower on {wins} of {n} seeds)."
+
+
+def paired_effect_caption(paired: PairedResult, shape: str, ratio) -> str:
+    """The paired runs on ``shape`` density-ratio data at ``ratio``:1 against the paper's claim (ratios > 1 only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.classification import PairedResult, paired_effect_caption
+    >>> m = {(k, "FPR"): np.array(v) for k, v in {"rbf": [0.05, 0.06], "ik": [0.05, 0.07]}.items()}
+    >>> paired_effect_caption(PairedResult(("rbf", "ik"), (0, 1), m), "uniform", 1)
+    'uniform generator, ratio 1:1: the paper claims lower FPR for IK only at ratios > 1 (at 1:1 it reports IK \
+0.032 vs RBF 0.008).'
+    """
+    if ratio > 1:
+        return f"{shape} generator, ratio {ratio}:1. {fpr_effect_text(paired)}"
+    return (f"{shape} generator, ratio 1:1: the paper claims lower FPR for IK only at "
+            "ratios > 1 (at 1:1 it reports IK 0.032 vs RBF 0.008).")
 
 
 @dataclass(frozen=True)

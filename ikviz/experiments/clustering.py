@@ -237,7 +237,7 @@ def evaluate(data: Data, algorithm: str, measure: str, param=None, *, k: int = 0
     memo, _ = resolve(memo, None)
     X, y = memo(load)(data)
     n, d = X.shape
-    k = int(np.unique(y).size) if k == 0 else k
+    k = n_clusters(k, y)
     if k > n:
         raise ValueError(f"cannot make {k} clusters from {n} points; choose k <= {n}.")
     if param is None and param_grid(measure)[0]:
@@ -344,6 +344,42 @@ def view_measures(algorithm: str, ik_variant: str) -> list[str]:
     if ik_variant not in IK_VARIANTS:
         raise ValueError(f"unknown IK variant {ik_variant!r}; choose one of {list(IK_VARIANTS)}.")
     return [m for m in MEASURES[algorithm] if not m.startswith("ik_") or m == ik_variant]
+
+
+def n_clusters(k: int, y) -> int:
+    """The number of clusters a view makes: ``k``, or the number of classes in ``y`` when ``k`` is 0.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.clustering import n_clusters
+    >>> n_clusters(0, [0, 1, 1, 2]), n_clusters(5, [0, 1])
+    (3, 5)
+    """
+    return int(np.unique(y).size) if k == 0 else k
+
+
+def view_problem(X, y, k: int) -> str | None:
+    """Why AMI cannot score a clustering of ``X`` (classes ``y``) into ``k`` clusters, in words; None if it can.
+
+    ``k`` as in :func:`n_clusters` (0: one cluster per class).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.clustering import view_problem
+    >>> X = np.zeros((4, 2))
+    >>> view_problem(X, [0, 0, 1, 1], 0) is None
+    True
+    >>> view_problem(X, [0, 0, 1, 1], 9)
+    'k = 9 clusters is more than the 4 points; lower k or use more points.'
+    """
+    n = len(X)
+    if np.unique(y).size < 2:
+        return "These data have a single class, so AMI cannot score a clustering. Pick other data."
+    k = n_clusters(k, y)
+    if k > n:
+        return f"k = {k} clusters is more than the {n} points; lower k or use more points."
+    return None
 
 
 def fixed_param(p: Params, measure: str):

@@ -32,6 +32,14 @@ PAIR_KERNELS = ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacia
 GRID_METHODS = {k: MEASURES[k].isolation for k in ("ik_anne", "ik_inne", "ik_iforest")}
 #: the IK variants compared on density adaptivity
 IK_VARIANTS = ("ik_anne", "ik_inne", "ik_iforest")
+#: the rows of contour plots on the four-quadrant data: the IK variants, then the data-independent kernels
+QUADRANT_ROWS = (IK_VARIANTS, ("laplacian_psi", "rbf"))
+#: the contour plots on a real dataset's 2-D view (Fig. 4c-d): two IK variants against L_psi
+REAL_DATA_KERNELS = ("ik_anne", "ik_iforest", "laplacian_psi")
+#: points of a real dataset's t-SNE view at most
+REAL_DATA_POINTS = 2000
+#: partitionings of the sharpness profiles (Fig. 3) at most: three profiles are computed for one figure
+SHARPNESS_MAX_T = 500
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,83 @@ class Result:
 def quadrant_spec(counts, seed: int) -> tuple:
     """The data spec of the four-quadrant square (see :mod:`ikviz.experiments.surfaces`)."""
     return ("quadrants", tuple(int(c) for c in counts), int(seed))
+
+
+def real_data_spec(name: str, seed: int) -> tuple:
+    """The data spec of bundled dataset ``name``'s t-SNE view (see :mod:`ikviz.experiments.surfaces`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import real_data_spec
+    >>> real_data_spec("iris", 3)
+    ('tsne', 'iris', 2000, 3)
+    """
+    return ("tsne", name, REAL_DATA_POINTS, seed)
+
+
+def surface_settings(p: Params, ref: tuple[float, float]) -> dict:
+    """The keyword arguments of :func:`ikviz.experiments.surfaces.surface` for ``p``'s contours around ``ref``.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import Params, surface_settings
+    >>> surface_settings(Params(psi=16, t=200), (0.5, 0.0))
+    {'psi': 16, 't': 200, 'gamma': 1.0, 'ref': (0.5, 0.0), 'grid': 81, 'seed': 0}
+    """
+    return {"psi": p.psi, "t": p.t, "gamma": p.gamma, "ref": ref, "grid": p.grid, "seed": p.seed}
+
+
+def sharpness_t(t: int) -> int:
+    """The t of the sharpness profiles (Fig. 3) when the page's t is ``t``: at most :data:`SHARPNESS_MAX_T`.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import sharpness_t
+    >>> sharpness_t(200), sharpness_t(1000)
+    (200, 500)
+    """
+    return min(t, SHARPNESS_MAX_T)
+
+
+def sharpness_psis(psi: int) -> tuple[int, ...]:
+    """The ψ of the sharpness profiles (Fig. 3): 8, the chosen ``psi`` and 1024, each once.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import sharpness_psis
+    >>> sharpness_psis(32), sharpness_psis(8)
+    ((8, 32, 1024), (8, 1024))
+    """
+    return tuple(dict.fromkeys((8, psi, 1024)))
+
+
+def probe_coords(p: Params) -> dict[str, float]:
+    """The probe pairs of ``p`` by coordinate, keyed "s1x" (sparse pair, first point, x) to "d2y".
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import Params, probe_coords
+    >>> probe_coords(Params())
+    {'s1x': 0.0, 's1y': 0.0, 's2x': 0.25, 's2y': 0.25, 'd1x': 0.0, 'd1y': 0.0, 'd2x': -0.25, 'd2y': -0.25}
+    """
+    return {f"{label}{i}{axis}": value
+            for label, pair in (("s", p.sparse_pair), ("d", p.dense_pair))
+            for i, point in enumerate(pair, start=1)
+            for axis, value in zip("xy", point)}
+
+
+def probe_pairs(coords: dict[str, float]) -> dict[str, tuple]:
+    """The ``sparse_pair`` and ``dense_pair`` of :class:`Params` from coordinates keyed as :func:`probe_coords`.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import probe_pairs
+    >>> coords = {"s1x": 1, "s1y": 2, "s2x": 3, "s2y": 4, "d1x": 5, "d1y": 6, "d2x": 7, "d2y": 8}
+    >>> probe_pairs(coords)
+    {'sparse_pair': ((1, 2), (3, 4)), 'dense_pair': ((5, 6), (7, 8))}
+    """
+    return {f"{name}_pair": tuple((coords[f"{name[0]}{i}x"], coords[f"{name[0]}{i}y"]) for i in (1, 2))
+            for name in ("sparse", "dense")}
 
 
 def check_probes(sparse_pair, dense_pair) -> list[str]:

@@ -356,7 +356,7 @@ class ReproParams:
 
 @dataclass(frozen=True)
 class ReproResult:
-    """What :func:`run_repro` found: ``summary`` (the JSON numbers) and the first order's :class:`Result` per data set."""
+    """What :func:`run_repro` found: ``summary`` (JSON numbers) and the first order's :class:`Result` per data set."""
 
     params: ReproParams
     summary: dict

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..data import canonical_name, load
+from ..data import canonical_name, dataset_info, load
 from ..data import dataset_names as bundled_names
 from ..embedding import IsolationKernelAffinities, separation_scores
 from ..runner import Memo, Progress, no_progress, resolve, within
@@ -467,6 +467,45 @@ def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
             out[kernel][value] = emb.scores
     progress(1.0, "done")
     return out
+
+
+#: points per cluster of the search range's quick run (the whole range takes minutes at 500)
+SEARCH_QUICK_N = 250
+#: real datasets above this many points take a minute or more the first time
+SLOW_FROM = 10_000
+
+
+def quick_search_params(p: Params) -> Params | None:
+    """The settings of the search range's quick run: ``p`` on ``SEARCH_QUICK_N`` points per cluster.
+
+    None where there is nothing smaller to offer (real data, or synthetic data
+    with at most that many points per cluster).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params, quick_search_params
+    >>> quick_search_params(Params(n_per_cluster=500)).n_per_cluster
+    250
+    >>> quick_search_params(Params(n_per_cluster=100)), quick_search_params(Params(dataset="iris"))
+    (None, None)
+    """
+    if p.dataset in SYNTHETIC and p.n_per_cluster > SEARCH_QUICK_N:
+        return replace(p, n_per_cluster=SEARCH_QUICK_N)
+    return None
+
+
+def slow_note(dataset: str) -> str | None:
+    """A warning that a large real dataset's first run takes a while; None for the others.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import slow_note
+    >>> slow_note("w-gaussians"), slow_note("iris")
+    (None, None)
+    """
+    if dataset in SYNTHETIC or dataset_info(dataset).n <= SLOW_FROM:
+        return None
+    return f"{dataset} has {dataset_info(dataset).n:,} points: the first run takes a minute or more."
 
 
 @dataclass

@@ -174,7 +174,7 @@ def tsne_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, perplex
         coords, _ = optimise(aff.P, start, seed=seed, frame_every=50, progress=step)
         out["coords"][kernel] = coords
         out["settings"][kernel] = used
-        if y is not None and len(np.unique(y)) >= 2:
+        if two_classes(y):
             out["scores"][kernel] = separation_scores(coords, np.asarray(y), seed=seed)
     out["labels"] = None if y is None else np.asarray(y)
     return out
@@ -209,7 +209,7 @@ def run_all(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0) -> dict:
     """Every check that applies to ``(X, y)`` (the ones needing classes are skipped without two)."""
     out = {"neighbours": neighbour_check(X, y, psi=psi, t=t, seed=seed),
            "tsne": tsne_check(X, y, psi=psi, t=t, seed=seed)}
-    if y is not None and len(np.unique(y)) >= 2:
+    if two_classes(y):
         out["svm"] = svm_check(X, y, psi=psi, t=t, seed=seed)
         out["clustering"] = clustering_check(X, y, psi=psi, t=t, seed=seed)
     return out
@@ -435,6 +435,21 @@ CHECKS = {"neighbours": ("Nearest neighbours: instability and hubness", "neighbo
           "svm": ("SVM: IK vs RBF vs linear", "svm_check_run", True),
           "tsne": ("t-SNE: Gaussian vs IK affinities", "tsne_check_run", False),
           "clustering": ("Clustering: spectral clustering with IK vs Gaussian", "clustering_check_run", True)}
+#: the label of the button that runs each check
+RUN_LABELS = {"neighbours": "Run the neighbour check", "svm": "Run the SVM comparison", "tsne": "Run t-SNE",
+              "clustering": "Run the clustering comparison"}
+#: each check as a sentence names it ("Problem with the SVM comparison: ...")
+CHECK_WHAT = {"neighbours": "the neighbour check", "svm": "the SVM comparison", "tsne": "t-SNE",
+              "clustering": "the clustering comparison"}
+#: what each check does, in a line
+CHECK_HELP = {"neighbours": "IK vs Gaussian: N_eps and k-occurrence skewness",
+              "svm": "Train/test split, accuracy and time per kernel",
+              "tsne": "Two t-SNE embeddings side by side, coloured by class",
+              "clustering": "Spectral clustering, AMI against the classes"}
+#: why a check that needs classes is not offered without them
+NEEDS_CLASSES = {"svm": "The SVM comparison needs a label column with at least two classes.",
+                 "clustering": "The clustering comparison scores clusters against the classes, so it needs a "
+                               "label column with at least two classes."}
 
 
 def check_run(name: str):
@@ -442,6 +457,18 @@ def check_run(name: str):
     import sys
 
     return getattr(sys.modules[__name__], CHECKS[name][1])
+
+
+def two_classes(y) -> bool:
+    """Whether the labels ``y`` (None: no label column) hold two classes or more, as classes are compared.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import two_classes
+    >>> two_classes([0, 1, 0]), two_classes([2, 2]), two_classes(None)
+    (True, False, False)
+    """
+    return y is not None and len(np.unique(y)) >= 2
 
 
 def applicable(name: str, has_classes: bool) -> bool:
@@ -470,6 +497,39 @@ def estimate_seconds(name: str, rows: int, t: int, previous: tuple[int, int, flo
     return float(seconds0) * (rows / max(rows0, 1)) ** 2 * max(t, 1) / max(t0, 1)
 
 
+#: a check run before on the same data and expected to take less than this is recomputed without asking
+AUTO_SECONDS = 2.0
+
+
+def check_step(name: str, held: bool, last: dict | None, params: CheckParams, rows: int) -> tuple[str, float | None]:
+    """What to do with check ``name`` for ``params``, and its expected seconds when it would be recomputed.
+
+    ``held``: whether a result for ``params`` is held; ``last``: the check's
+    last run in this session (``{"params", "rows", "seconds"}``, seconds None
+    when not timed), or None. The steps:
+
+    - ``"show"``: the result for ``params`` is held;
+    - ``"button"``: the check has not run on this data: it waits for its button;
+    - ``"auto"``: it ran on this data and is expected to take under
+      :data:`AUTO_SECONDS`: recompute it at once;
+    - ``"ask"``: it would take longer: offer a re-run, show the last result as stale.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import CheckParams, check_step
+    >>> last = {"params": CheckParams(psi=16), "rows": 1000, "seconds": 60.0}
+    >>> check_step("svm", False, None, CheckParams(), 1000), check_step("svm", False, last, CheckParams(), 1000)
+    (('button', None), ('ask', 60.0))
+    """
+    if held:
+        return "show", None
+    if last is None or last["params"].source != params.source:
+        return "button", None
+    previous = None if last["seconds"] is None else (last["rows"], last["params"].t, last["seconds"])
+    estimate = estimate_seconds(name, rows, params.t, previous)
+    return ("auto" if estimate < AUTO_SECONDS else "ask"), estimate
+
+
 def run_checks(p: CheckParams, checks=None, *, memo: Memo | None = None,
                progress: Progress | None = None) -> dict:
     """Every check of ``checks`` (default: all four) that applies to the rows of ``p``: ``{name: result}``.
@@ -478,8 +538,7 @@ def run_checks(p: CheckParams, checks=None, *, memo: Memo | None = None,
     """
     memo, progress = resolve(memo, progress)
     _, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
-    has_classes = y is not None and len(np.unique(y)) >= 2
-    names = [c for c in (checks or CHECKS) if applicable(c, has_classes)]
+    names = [c for c in (checks or CHECKS) if applicable(c, two_classes(y))]
     out = {}
     for i, name in enumerate(names):
         out[name] = memo(check_run(name))(p, progress=within(progress, i / len(names), (i + 1) / len(names),
@@ -514,6 +573,24 @@ def data_root() -> Path | None:
     """The folder typed paths must lie in (``$IKVIZ_DATA_ROOT``), or None when unrestricted."""
     root = os.environ.get(DATA_ROOT_ENV, "").strip()
     return Path(root).expanduser().resolve() if root else None
+
+
+def path_help() -> str:
+    """How a typed path is read, and which paths may be typed (from ``$IKVIZ_DATA_ROOT``).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import path_help
+    >>> "Only Parquet (.parquet, .pq) and CSV (.csv) files are opened." in path_help()
+    True
+    """
+    root = data_root()
+    where = (f"Only paths inside {root} can be read ({DATA_ROOT_ENV})." if root else
+             f"Any folder this server can read is allowed: set {DATA_ROOT_ENV} to restrict typed paths to "
+             "one folder.")
+    return ("Read with Dask, never loaded whole: the kernel is fitted on rows drawn by row index, every row is "
+            "mapped to its cells, IK + OGD and FOGD learn from every row. Only Parquet (.parquet, .pq) and CSV "
+            f"(.csv) files are opened. {where}")
 
 
 def check_data_path(path: str) -> str:

@@ -10,7 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..experiments.dimensionality import IK_SOURCES, QUERY_LABELS
+from ..data import QUERIES
+from ..experiments.dimensionality import EPS_VIEWS, IK_SOURCES, PAPER_EPS, PAPER_FIG1, QUERY_LABELS
 from ..measures.similarities import LABELS
 from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, base_layout, scatter_class
 
@@ -213,3 +214,167 @@ def instability_figures(summary: dict) -> list[go.Figure]:
     if summary.get("N_eps_vs_t"):
         figs.append(t_curve_figure(summary))
     return figs
+
+
+def eps_titles(eps_values) -> dict:
+    """The name of each eps view: the paper's and the visible eps by their role, any other as "your choice".
+
+    Examples
+    --------
+    >>> from ikviz.plots.dimensionality import eps_titles
+    >>> eps_titles([0.005, 0.2])
+    {0.005: "paper's setting: ε = 0.005", 0.2: 'your choice: ε = 0.2'}
+    """
+    return {e: EPS_VIEWS.get(e, f"your choice: ε = {e:g}") for e in eps_values}
+
+
+def instability_table(views: dict, d_values) -> dict[str, list]:
+    """Column-wise table of the instability views for st.dataframe, one row per measure.
+
+    Parameters
+    ----------
+    views : dict
+        ``{eps: summary}`` from :func:`~ikviz.experiments.dimensionality.instability_views`;
+        it must hold the paper's eps (``PAPER_EPS``).
+    d_values : iterable of int
+        The dimensions of the sweep.
+
+    Returns
+    -------
+    dict
+        The measures, N_eps of both queries at the largest d for every eps, and
+        q_c's var(F / E[F]) at the smallest and the largest d.
+    """
+    d_lo, d_top = min(d_values), max(d_values)
+    first = views[PAPER_EPS]
+    var = first["variance"]
+    rows = {"measure": [LABELS[m] for m in first["N_eps"]]}
+    for e, s in views.items():
+        for q, short in (("between", "q_i"), ("sparse_centre", "q_c")):
+            rows[f"N_eps {short}, ε={e:g} (d={d_top:,})"] = [s["N_eps"][m][q][d_top] for m in s["N_eps"]]
+    rows[f"var q_c (d={d_lo})"] = [round(var[m][d_lo], 4) for m in var]
+    rows[f"var q_c (d={d_top:,})"] = [round(var[m][d_top], 4) for m in var]
+    return rows
+
+
+def instability_findings(views: dict, titles: dict, p) -> str:
+    """The instability views in words ("Reading the numbers"): GK's and IK's N_eps, the spread, IK's steps.
+
+    Parameters
+    ----------
+    views : dict
+        ``{eps: summary}`` as for :func:`instability_table`.
+    titles : dict
+        The name of each eps view (:func:`eps_titles`).
+    p : InstabilityParams
+        The run's parameters (its ``d_values`` and ``t``).
+
+    Returns
+    -------
+    str
+        Markdown: N_eps of the between-clusters query per view, the largest N_eps
+        at the paper's eps (and whether that window is too narrow to show the
+        curse), GK's variance at both ends and the size of IK's similarity steps.
+    """
+    d_lo, d_top = min(p.d_values), max(p.d_values)
+    first = views[PAPER_EPS]
+    var = first["variance"]
+    step = 1.0 / p.t
+    parts = []
+    for e, s in views.items():
+        gk, ik = s["N_eps"]["gk"]["between"], s["N_eps"]["ik"]["between"]
+        parts.append(f"*{titles[e]}*: GK's N_eps for the between-clusters query goes from {gk[d_lo]} at "
+                     f"d = {d_lo} to **{gk[d_top]:,}** at d = {d_top:,} (of {first['n_points']:,} points); IK's "
+                     f"from {ik[d_lo]} to **{ik[d_top]:,}**.")
+    gk_var = var["gk"]
+    worst = max(first["N_eps"], key=lambda m: max(first["N_eps"][m][q][d_top] for q in QUERIES))
+    top = max(first["N_eps"][worst][q][d_top] for q in QUERIES)
+    return (
+        "**Reading the numbers.** " + " ".join(parts) + " "
+        f"At the paper's ε the largest N_eps of any measure at d = {d_top:,} is {top:,} ({LABELS[worst]}) of "
+        f"{first['n_points']:,} points" + (": the window is too narrow to show the curse here, and a wider one "
+                                           "shows it" if top < 0.02 * first["n_points"] else "") + ". "
+        f"GK's spread var(F/E[F]) for q_c goes from {gk_var[d_lo]:.3g} (d = {d_lo}) to {gk_var[d_top]:.3g} "
+        f"(d = {d_top:,}): with γ scaled to the data it levels off rather than going to 0 as in the paper's "
+        f"Fig. 1(b). IK's similarity is a count of shared cells, so it only takes the values 0, 1/t, …, 1 "
+        f"(steps of {step:.3g} at t = {p.t}); when ε × (1 − max similarity) is smaller than one step, IK's "
+        f"N_eps is just the number of points tied at the top. SNN takes steps of 1/k in the same way."
+    )
+
+
+def instability_note(p) -> str:
+    """How to read the N_eps panels, the data of ``p`` (an InstabilityParams) and the paper's words on them.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.dimensionality import InstabilityParams
+    >>> from ikviz.plots.dimensionality import instability_note
+    >>> "N(4, 2²) (sparse)" in instability_note(InstabilityParams())
+    True
+    """
+    return (
+        "GK and IK, the two measures the paper's argument is about, are drawn thick; the other six thin and "
+        "faded (click a legend entry to hide or show it). Ties: N_eps counts every point tied with the nearest "
+        "one (≤, so N_eps ≥ 1). Where nearest neighbours must be *ranked* (hubness, precision@k) ties are broken "
+        "at random, seeded, separately for every query. The data: two Gaussian clusters of 1,000 points each, "
+        f"N(0, 1) (dense) and N({p.offset:g}, {p.sigma_sparse:g}²) (sparse) in every coordinate; q_i halfway "
+        "between their centres, q_c at the sparse centre. The paper does not give its generator's constants; "
+        "these are ours. Fig. 1(b) of the paper uses q_c for the variance. The paper: “"
+        + PAPER_FIG1["N_eps"] + "”"
+    )
+
+
+def t_curve_note(p) -> str:
+    """What the N_eps-vs-t figure (App. D) shows, at ``p.curve_d()`` over ``p.t_trials`` trials.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.dimensionality import InstabilityParams
+    >>> from ikviz.plots.dimensionality import t_curve_note
+    >>> t_curve_note(InstabilityParams(d_values=(10, 1000), t_trials=3))[:60]
+    "App. D: IK's N_eps (paper's ε = 0.005) at d = 1,000 as t gro"
+    """
+    return (
+        f"App. D: IK's N_eps (paper's ε = {PAPER_EPS:g}) at d = {p.curve_d():,} as t grows (mean ± standard "
+        f"error over {p.t_trials} trials with fresh partitionings). Solid: partitionings built from the "
+        "data; dashed: from as many points uniform in the data's bounding box. Lemma 3 predicts that both "
+        "give the same distinguishability once t is large."
+    )
+
+
+def hubness_table(summary: dict) -> dict[str, list]:
+    """Column-wise table of :func:`~ikviz.experiments.dimensionality.hubness_summary` for st.dataframe.
+
+    One row per measure: O_k's skewness at every d, then its largest value at every d.
+
+    Examples
+    --------
+    >>> from ikviz.plots.dimensionality import hubness_table
+    >>> hubness_table({"skewness": {"gk": {3: 0.512}}, "max_O_k": {"gk": {3: 11}}})
+    {'measure': ['Gaussian kernel (GK)'], 'skewness d=3': [0.51], 'max O_k d=3': [11]}
+    """
+    measures = list(summary["skewness"])
+    d_values = sorted({d for by_d in summary["skewness"].values() for d in by_d})
+    return {"measure": [LABELS[m] for m in measures],
+            **{f"skewness d={d}": [round(summary["skewness"][m][d], 2) for m in measures] for d in d_values},
+            **{f"max O_k d={d}": [summary["max_O_k"][m][d] for m in measures] for d in d_values}}
+
+
+def hubness_note(p) -> str:
+    """What O_k and its skewness mean, on the data of ``p`` (a HubnessParams: ``k`` and ``n``).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.dimensionality import HubnessParams
+    >>> from ikviz.plots.dimensionality import hubness_note
+    >>> note = hubness_note(HubnessParams(k=5, n=2000))
+    >>> "among their 5 nearest neighbours" in note, "2,000 points uniform" in note
+    (True, True)
+    """
+    return (
+        f"O_k(x) counts the points that have x among their {p.k} nearest neighbours; its mean is "
+        f"always k. A long right tail (high skewness) means hubs: a few points are everyone's "
+        f"neighbour while many are no one's. {p.n:,} points uniform in [0, 1]^d (Radovanović et al. "
+        "2010; Ting et al. 2021, App. E). IK's similarities take few values, so ties for the k-th "
+        "place are broken at random (seeded, per query): a fixed order would itself create hubs."
+    )

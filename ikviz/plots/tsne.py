@@ -6,7 +6,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..experiments.tsne import KERNELS, ORIGIN_LABEL, SYNTHETIC, Result, Table
+from ..experiments.tsne import (
+    KERNELS,
+    ORIGIN_LABEL,
+    ORIGIN_NEIGHBOURS,
+    PAPER_SEARCH,
+    PAPER_W,
+    SYNTHETIC,
+    Result,
+    Table,
+)
 from .style import (
     CLASS_COLOURS,
     KERNEL_COLOURS,
@@ -252,3 +261,118 @@ def figures(table: Table) -> list[go.Figure]:
                                              f"{scores_text(result.embeddings[k].scores)}</sup>")
                 figs.append(fig)
     return figs
+
+
+def w_label(w: int) -> str:
+    """How a w is offered: with thousands separators, and a ★ for the paper's values.
+
+    Examples
+    --------
+    >>> from ikviz.plots.tsne import w_label
+    >>> w_label(5000), w_label(20)
+    ('5,000 ★', '20')
+    """
+    return f"{w:,} ★" if w in PAPER_W else f"{w:,}"
+
+
+def dataset_label(dataset: str) -> str:
+    """How a dataset is offered: a synthetic one by its table's name, a real one as ``real: <name>``.
+
+    Examples
+    --------
+    >>> from ikviz.plots.tsne import dataset_label
+    >>> dataset_label("w-gaussians"), dataset_label("iris")
+    ('w-Gaussians, equal variance (Table 5)', 'real: iris')
+    """
+    return SYNTHETIC[dataset][0] if dataset in SYNTHETIC else f"real: {dataset}"
+
+
+def score_metrics(scores: dict) -> list[tuple[str, str, str]]:
+    """The scores shown under an embedding: ``(label, value, help)`` for 5-NN accuracy, silhouette, trustworthiness.
+
+    Examples
+    --------
+    >>> from ikviz.plots.tsne import score_metrics
+    >>> [m[:2] for m in score_metrics({"knn_accuracy": 0.9876, "silhouette": 0.5, "trustworthiness": 0.912})]
+    [('5-NN accuracy', '0.988'), ('silhouette', '0.50'), ('trustworthiness', '0.91')]
+    """
+    return [("5-NN accuracy", f"{scores['knn_accuracy']:.3f}",
+             "Leave-one-out 5-nearest-neighbour vote of the true cluster in 2-D (origin left out)."),
+            ("silhouette", f"{scores['silhouette']:.2f}",
+             "Near 1: tight, well-apart clusters; near 0: touching or overlapping."),
+            ("trustworthiness", f"{scores['trustworthiness']:.2f}",
+             "Whether 2-D neighbours were neighbours in the original space (Euclidean), "
+             "5 neighbours; 1 = no intruders.")]
+
+
+def embedding_caption(result: Result, kernel: str) -> str:
+    """The caption under ``kernel``'s embedding: where the origin's 2-D neighbours are (if it has one), its times.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from ikviz.plots.tsne import embedding_caption
+    >>> emb = SimpleNamespace(seconds={"affinities": 1.23, "optimisation": 4.56}, scores={})
+    >>> embedding_caption(SimpleNamespace(embeddings={"gk": emb}, classes=("red", "blue")), "gk")
+    'affinities 1.2 s · optimisation 4.6 s'
+    """
+    emb = result.embeddings[kernel]
+    secs = emb.seconds
+    caption = f"affinities {secs['affinities']:.1f} s · optimisation {secs['optimisation']:.1f} s"
+    if "origin_neighbours" in emb.scores:
+        counts = ", ".join(f"{c} {name.split()[0]}" for c, name in
+                           zip(emb.scores["origin_neighbours"], result.classes))
+        caption = f"The origin's {ORIGIN_NEIGHBOURS} nearest points in 2-D: {counts}. " + caption
+    return caption
+
+
+def setting_notes(result: Result) -> list[str]:
+    """Where the run used another ψ or perplexity than asked for (too few points), one sentence each."""
+    p, n = result.params, len(result.labels)
+    info_ik, info_gk = result.embeddings["ik"].info, result.embeddings["gk"].info
+    notes = []
+    if info_ik["psi"] != p.psi:
+        notes.append(f"ψ = {p.psi} is more than half of the {n} points; using ψ = {info_ik['psi']}.")
+    if info_gk["perplexity"] != p.perplexity:
+        notes.append(f"perplexity {p.perplexity:g} needs 3 × perplexity neighbours; "
+                     f"using {info_gk['perplexity']:.0f}.")
+    return notes
+
+
+def summary_text(result: Result) -> str:
+    """GK's and IK's 5-NN accuracy and silhouette side by side, in one sentence (markdown)."""
+    gk, ik = (result.embeddings[k].scores for k in KERNELS)
+    p = result.params
+    where = f"w = {p.w:,}" if p.dataset in SYNTHETIC else p.dataset
+    return (f"**What happened here ({where}).** 5-NN accuracy GK {gk['knn_accuracy']:.3f} vs IK "
+            f"{ik['knn_accuracy']:.3f}; silhouette GK {gk['silhouette']:.2f} vs IK {ik['silhouette']:.2f}.")
+
+
+#: the paper's claim on the w-Gaussians and how to check it against the scores
+PAPER_NOTE = (
+    "The paper reports that GK t-SNE fails to separate the clusters at w = 5,000 (Table 5) and, "
+    "with unequal variances, attaches the origin to one cluster (Table 6). Check it against the "
+    "numbers above: a 5-NN accuracy near 1 means the clusters are kept apart, a lower silhouette "
+    "that they are drawn more loosely. With openTSNE, whether GK keeps them apart depends on the "
+    "perplexity: try the paper's whole range (5–800) with the slider or the search below. "
+    "Trustworthiness is measured against Euclidean neighbours, which in thousands of dimensions "
+    "are themselves unreliable, so it is low for both kernels at large w."
+)
+#: what the search range runs
+SEARCH_INTRO = ("Ting et al. report the best picture over perplexity (GK) and ψ (IK) in "
+                f"{', '.join(map(str, PAPER_SEARCH))}. This runs all "
+                f"{2 * len(PAPER_SEARCH)} embeddings with the other settings above.")
+
+
+def search_table(search: dict) -> list[dict]:
+    """Rows of the search range's scores for st.dataframe: one per setting, GK's and IK's scores side by side.
+
+    Examples
+    --------
+    >>> from ikviz.plots.tsne import search_table
+    >>> s = {"knn_accuracy": 0.98765, "silhouette": 0.4321}
+    >>> search_table({"gk": {5: s}, "ik": {5: s}})[0]["GK knn_accuracy"]
+    0.988
+    """
+    return [{"setting": v, **{f"{k.upper()} {m}": round(search[k][v][m], 3) for k in KERNELS
+                              for m in ("knn_accuracy", "silhouette")}} for v in sorted(search["gk"])]

@@ -48,6 +48,86 @@ def class_name(res, code) -> str:
     return f"class {code}"
 
 
+def file_text(file) -> str:
+    """An uploaded file in a line: its name, size and the start of its SHA-256 fingerprint.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import FileBytes
+    >>> from ikviz.plots.your_data import file_text
+    >>> file_text(FileBytes(b"x,y\\n1,2\\n", "a.csv"))
+    'File: a.csv (8 bytes, SHA-256 81bf9fa83c6f…)'
+    """
+    size = f"{len(file):,} bytes" if len(file) < 1024 else f"{len(file) / 1024:,.1f} KB"
+    return f"File: {file.name} ({size}, SHA-256 {file.fingerprint[:12]}…)"
+
+
+def column_table(info, label: str | None, roles: dict[str, str]) -> dict[str, list]:
+    """Column-wise table of a file's columns (:class:`~ikviz.data.upload.FileInfo`) with their current roles.
+
+    ``label`` is the label column picked (or None), ``roles`` the roles chosen
+    for some columns (:func:`~ikviz.data.upload.shown_role` decides the rest).
+    """
+    from ..data.upload import shown_role
+
+    cols = info.columns
+    return {"column": [c.name for c in cols], "kind": [c.kind for c in cols],
+            "role": [shown_role(c, label, roles) for c in cols],
+            "missing": [c.n_missing for c in cols], "distinct": [c.n_unique for c in cols],
+            "examples": [", ".join(map(str, list(c.examples)[:3])) for c in cols]}
+
+
+def summary_texts(summary: dict) -> dict[str, str]:
+    """The data's constant columns (``"constant"``) and class counts (``"classes"``) in words; "" when none.
+
+    ``summary`` is :func:`ikviz.data.upload.summary`'s.
+
+    Examples
+    --------
+    >>> from ikviz.plots.your_data import summary_texts
+    >>> summary_texts({"constant_columns": ["y"], "class_counts": {"a": 2, "b": 1}})["classes"]
+    'Class counts: a: 2, b: 1'
+    """
+    constant = ", ".join(summary["constant_columns"][:10])
+    return {"constant": (f"Constant columns carry no information and are ignored by every kernel: {constant}."
+                         if constant else ""),
+            "classes": ("Class counts: " + ", ".join(f"{k}: {v}" for k, v in summary["class_counts"].items())
+                        if summary["class_counts"] else "")}
+
+
+def data_lines(data) -> list[str]:
+    """The data a report ran on, for its head: rows, features and classes, then the notes on the data.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_table
+    >>> from ikviz.plots.your_data import data_lines
+    >>> data_lines(read_table("x,c\\n1,a\\n2,b\\n3,a\\n", label="c"))
+    ['3 rows, 1 features, classes: a, b.']
+    """
+    return [f"{len(data.X):,} rows, {data.X.shape[1]} features"
+            + (f", classes: {', '.join(map(str, data.classes))}" if data.y is not None else ", no label") + "."
+            ] + list(data.notes)
+
+
+def stale_text(old, new, held: bool) -> str:
+    """The warning on a result computed with the settings ``old`` (CheckParams) when ``new`` are asked for.
+
+    It names every setting that changed; ``held``: whether the old result is still held.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import CheckParams
+    >>> from ikviz.plots.your_data import stale_text
+    >>> stale_text(CheckParams(psi=32), CheckParams(psi=64, seed=1), True)
+    'Stale: this result was computed before the settings changed (ψ 32 → 64, seed 0 → 1).'
+    """
+    was, now = old.settings(), new.settings()
+    changed = ", ".join(f"{k} {was[k]} → {now[k]}" for k in now if was[k] != now[k])
+    return (f"Stale: this result was computed before the settings changed ({changed})."
+            + ("" if held else " It is no longer held; re-run the check."))
+
+
 def neighbour_figure(res: dict, height: int = 360) -> go.Figure:
     """Distributions of N_eps (left) and of the k-occurrence O_k (right) for IK and the Gaussian kernel."""
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
@@ -194,6 +274,20 @@ def report(source_title: str, runs: dict, *, fingerprint: str = "", data_lines=(
     return report_html(f"ikviz · {source_title}", intro, sections, meta, plotlyjs=plotlyjs)
 
 
+def report_file_name(source_name) -> str:
+    """The report's file name, after the data's name (a bundled set, a file, a path) without its suffix.
+
+    Examples
+    --------
+    >>> from ikviz.plots.your_data import report_file_name
+    >>> report_file_name("/data/flights/*.parquet"), report_file_name("wine"), report_file_name("")
+    ('ikviz-report-*.html', 'ikviz-report-wine.html', 'ikviz-report-data.html')
+    """
+    from pathlib import Path
+
+    return f"ikviz-report-{Path(str(source_name)).stem or 'data'}.html"
+
+
 def learn_figure(res, height: int = 320) -> go.Figure:
     """Progressive mistake rate of each learner as the rows of a big file stream past (``ikviz.scale.run.learn``)."""
     fig = go.Figure()
@@ -214,6 +308,33 @@ def learn_table(res) -> dict[str, list]:
     return {"learner": names,
             f"mistake rate over {res.n_train:,} training rows": [round(res.mistake_rate[k], 4) for k in names],
             f"accuracy on {res.n_test:,} held-out rows": [round(res.accuracy[k], 4) for k in names]}
+
+
+def big_file_texts(res, cluster: str | None = None) -> dict[str, str]:
+    """What the pass over every row of a big file found, in words (``res``: a ``BigFileResult``).
+
+    ``"read"``: the rows, features, time and cluster (``cluster``: its
+    address, None for the local one) and the kernel's fit; ``"learn"``: how
+    IK + OGD learnt ("" without a label); ``"purity"``: the cells' purity
+    ("" without classes).
+    """
+    from ..experiments.your_data import cell_summary
+
+    p = res.params
+    cluster = cluster or "this server's local Dask cluster"
+    cells = cell_summary(res)
+    read = (f"{res.n_rows:,} rows, {len(res.features)} numeric features, read in {res.seconds:.1f} s on "
+            f"{cluster}. The Isolation Kernel (ψ = {p.psi}, t = {p.t}) was fitted on {res.fit_rows:,} rows drawn "
+            f"by row index; every row was then mapped to its cells.")
+    learn = ("" if res.learn is None else
+             f"IK + OGD fits its feature map on the first {p.prefix:,} training rows and then learns from "
+             f"every training row, as `ikviz scale learn` does; {p.test_fraction:.0%} of each block is held "
+             "out for the accuracy.")
+    purity = ("" if cells["purity"] is None else
+              f"Cell purity over all {res.n_rows:,} rows: **{cells['purity']:.1%}** of rows share the "
+              f"majority class of their cell (averaged over the {p.t} partitionings); the largest class alone "
+              f"is {cells['majority']:.1%}.")
+    return {"read": read, "learn": learn, "purity": purity}
 
 
 def cell_figure(res, height: int = 320) -> go.Figure:
