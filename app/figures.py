@@ -150,6 +150,24 @@ def figure(fig, key: str, *, source=None, **kwargs):
     return drawn.get("state")
 
 
+def clickable(fig, key: str, x_key: str, y_key: str, *, source=None):
+    """Draw ``fig`` (see :func:`figure`) so that a click on it sets the page's controls ``x_key`` and ``y_key``
+    to the point clicked, e.g. a contour plot's reference point.
+
+    The figure needs points under the cursor to select: ``clickable=True`` of
+    :func:`ikviz.plots.contours.similarity_contour` lays an invisible grid of them.
+    """
+    def moved():
+        points = st.session_state[key].selection.points
+        if points:
+            ui.set_value(x_key, round(float(points[0]["x"]), 2))
+            ui.set_value(y_key, round(float(points[0]["y"]), 2))
+
+    # the camera alone in the toolbar: a drag or a click selects, so zoom and pan would only get in the way
+    return figure(fig, key, source=source, on_select=moved, selection_mode="points",
+                  config={"modeBarButtons": [["toImage"]]})
+
+
 def _file_stem(key: str) -> str:
     """A download's file name without extension: the page and the chart, e.g. ``kernel-shapes-chart_rbf``."""
     scope = ui.page_scope()

@@ -13,21 +13,14 @@ T_OPTIONS = [10, 50, 100, 200, 500, 1000, 2000]
 GAMMA_OPTIONS = [0.1, 0.3, 1.0, 3.0, 10.0, 30.0]
 N_OPTIONS = [500, 1000, 2000, 5000]
 
-def move_reference(chart_key: str) -> None:
-    """Chart-click callback: put the reference point where the user clicked."""
-    points = st.session_state[chart_key].selection.points
-    if points:
-        ui.set_value("ref_x", round(float(points[0]["x"]), 2))
-        ui.set_value("ref_y", round(float(points[0]["y"]), 2))
-
-
 ui.page_header(
     "Kernel shapes",
     "Contours of each kernel's similarity to a **reference point** (red ×) on uniformly "
     "distributed 2-D data. On uniform data the Isolation Kernel looks like the Laplacian kernel "
     "L_ψ(x, y) = ψ^(−‖x−y‖₁/d): diamond-shaped and sharp, while RBF is round. White lines show the "
     "cells of one partitioning: Voronoi cells around the sampled points, the balls of iNNE "
-    "(each reaching its sampled point's nearest neighbour), or the boxes of an isolation tree. **Click any contour plot** (or use the sliders) to move the reference point.",
+    "(each reaching its sampled point's nearest neighbour), or the boxes of an isolation tree. "
+    "**Click any contour plot** (or use the sliders) to move the reference point.",
 )
 
 with st.sidebar:
@@ -62,14 +55,9 @@ with ui.guarded("the kernel contours"):
     for start in range(0, len(keys), 3):
         for col, kernel in zip(figures.grid(3), keys[start:start + 3]):
             with col:
-                chart_key = f"chart_{kernel}"
-                # the camera alone in the toolbar: clicks move the reference, so no zoom or pan
-                figures.figure(
-                    plots.contour_figure(result, kernel, show_cells=show_cells, show_data=show_data,
-                                              clickable=True),
-                    chart_key, source=(exp.run, p), on_select=lambda k=chart_key: move_reference(k),
-                    selection_mode="points", config={"modeBarButtons": [["toImage"]]},
-                )
+                fig = plots.contour_figure(result, kernel, show_cells=show_cells, show_data=show_data,
+                                           clickable=True)
+                figures.clickable(fig, f"chart_{kernel}", "ref_x", "ref_y", source=(exp.run, p))
     summary = exp.summary(result)
     table, note = st.columns([1, 2])
     with table:
