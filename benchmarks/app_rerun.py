@@ -14,6 +14,9 @@ page by page in a new tab, measures (issue 16's targets in brackets):
 - **reload**: the same after a browser reload of the computed view (1.5 s);
 - **new value**: one arrow press on an ordinary control until the rerun is drawn (2 s);
 - **back**: the arrow press back to the computed value (0.5 s);
+  both are checked against what the figures draw: the table says "no figure changed" when the new value
+  left every figure as it was, and "figures not as before!" when going back did not restore them (a
+  rerun that is fast because the browser kept the old picture is no fast rerun);
 - **sidebar**: afterwards, in one tab, moving to the page through the sidebar (as a
   lecture goes from page to page; nothing new to compute).
 
@@ -192,6 +195,20 @@ async def _move(page, frames: dict, key: str, press: str, timeout: float) -> flo
     return None if rest is None else round(time.monotonic() - t0, 2)
 
 
+# what the page's figures draw, as a hash of the data each Plotly graph holds: a rerun that is fast because the
+# browser kept the old picture (as a chart whose element id stays the same does) must not count as a fast move
+PICTURE_JS = """() => { const text = Array.from(document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot'))
+  .filter(g => !g.closest('.st-key-ikviz-plotly-warm-up')).map(g => JSON.stringify(g.data || null)).join('|');
+  let h = 0; for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0; return h; }"""
+
+
+async def _picture(page) -> int | None:
+    try:
+        return await page.evaluate(PICTURE_JS)
+    except Exception:
+        return None
+
+
 async def measure(ctx, base: str, path: str, timeout: float, control: str | None = None) -> dict:
     """One page in a new tab of ``ctx`` (whose browser cache already holds the app's scripts);
     ``control``: the URL key of the slider to move, by default the page's own from ``CONTROLS``."""
@@ -205,8 +222,11 @@ async def measure(ctx, base: str, path: str, timeout: float, control: str | None
         row.update({f"reload_{k}": v for k, v in reload.items()})
         key = control or CONTROLS.get(path)
         if key and "error" not in reload:
+            shown = await _picture(page)
             row["new_value_s"] = await _move(page, frames, key, "ArrowRight", timeout)
+            row["new_value_redrawn"] = await _picture(page) != shown  # False: the control changes no figure
             row["back_s"] = await _move(page, frames, key, "ArrowLeft", timeout)
+            row["back_restored"] = await _picture(page) == shown
     finally:
         await page.close()
     return row
@@ -243,6 +263,9 @@ def median_row(rows: list[dict]) -> dict:
             continue
         # only the first tab's move computes something new: the later tabs move to a value it computed
         values = [r.get(key) for r in (rows[:1] if key == "new_value_s" else rows)]
+        if all(isinstance(v, bool) for v in values):  # a check of the picture holds only if it held in every tab
+            out[key] = all(values)
+            continue
         numbers = [v for v in values if isinstance(v, (int, float))]
         if len(numbers) == len(values):
             out[key] = round(statistics.median(numbers), 2)
@@ -328,8 +351,14 @@ def print_table(rows: list[dict]) -> None:
             ("sidebar complete", "sidebar_complete_s")]
     print("\n| page | " + " | ".join(c for c, _ in cols) + " |")
     print("|---|" + "---|" * len(cols))
+    notes = {"new_value_s": ("new_value_redrawn", " (no figure changed)"),
+             "back_s": ("back_restored", " (figures not as before!)")}
     for row in rows:
         cells = [row.get(k, row.get("first_error", "")) for _, k in cols]
+        for i, (_, k) in enumerate(cols):
+            check, note = notes.get(k, (None, ""))
+            if check and row.get(check) is False and cells[i] is not None:
+                cells[i] = f"{cells[i]}{note}"
         print(f"| {row['page']} | " + " | ".join("–" if c is None or c == "" else str(c) for c in cells) + " |")
 
 
