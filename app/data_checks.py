@@ -41,14 +41,15 @@ def show(name: str, res, params: exp.CheckParams | None = None) -> None:
 def section(number: int, name: str, params: exp.CheckParams, rows: int, has_classes: bool):
     """One check: its result for these settings if held; else run it (button), recompute it at once when
     cheap, or show the last result labelled stale with a re-run button. Returns ``(params, result)`` shown."""
-    st.subheader(f"{number} · {exp.CHECKS[name][0]}")
+    check = exp.CHECKS[name]
+    st.subheader(f"{number} · {check.title}")
     if not exp.applicable(name, has_classes):
-        st.info(exp.NEEDS_CLASSES[name])
+        st.info(check.without_classes)
         return None
     run, held = exp.check_run(name), store.get_store()
     runs = st.session_state.setdefault("yd_runs", {})
     last = runs.get(name)
-    with ui.guarded(exp.CHECK_WHAT[name]):
+    with ui.guarded(check.what):
         found, res = held.peek(run, params)
         step, estimate = exp.check_step(name, found, last, params, rows)
         if step == "show":
@@ -57,10 +58,10 @@ def section(number: int, name: str, params: exp.CheckParams, rows: int, has_clas
             show(name, res, params)
             return params, res
         if step == "button":
-            asked = st.button(exp.RUN_LABELS[name], key=f"btn_{name}", help=exp.CHECK_HELP[name])
+            asked = st.button(check.button, key=f"btn_{name}", help=check.help)
         else:
             asked = step == "auto" or st.button(f"Re-run with the new settings (about {estimate:,.0f} s)",
-                                                key=f"rerun_{name}", type="primary", help=exp.CHECK_HELP[name])
+                                                key=f"rerun_{name}", type="primary", help=check.help)
         if asked:
             res = _compute_check(name, params, rows)
             show(name, res, params)

@@ -430,33 +430,45 @@ def clustering_check_run(p: CheckParams, *, memo: Memo | None = None,
     return [{**r, **about} for r in clustering_check(X, y, **_kernel_settings(p), progress=progress)]
 
 
-#: the four checks by name: (title, run, needs classes)
-CHECKS = {"neighbours": ("Nearest neighbours: instability and hubness", "neighbour_check_run", False),
-          "svm": ("SVM: IK vs RBF vs linear", "svm_check_run", True),
-          "tsne": ("t-SNE: Gaussian vs IK affinities", "tsne_check_run", False),
-          "clustering": ("Clustering: spectral clustering with IK vs Gaussian", "clustering_check_run", True)}
-#: the label of the button that runs each check
-RUN_LABELS = {"neighbours": "Run the neighbour check", "svm": "Run the SVM comparison", "tsne": "Run t-SNE",
-              "clustering": "Run the clustering comparison"}
-#: each check as a sentence names it ("Problem with the SVM comparison: ...")
-CHECK_WHAT = {"neighbours": "the neighbour check", "svm": "the SVM comparison", "tsne": "t-SNE",
-              "clustering": "the clustering comparison"}
-#: what each check does, in a line
-CHECK_HELP = {"neighbours": "IK vs Gaussian: N_eps and k-occurrence skewness",
-              "svm": "Train/test split, accuracy and time per kernel",
-              "tsne": "Two t-SNE embeddings side by side, coloured by class",
-              "clustering": "Spectral clustering, AMI against the classes"}
-#: why a check that needs classes is not offered without them
-NEEDS_CLASSES = {"svm": "The SVM comparison needs a label column with at least two classes.",
-                 "clustering": "The clustering comparison scores clusters against the classes, so it needs a "
-                               "label column with at least two classes."}
+@dataclass(frozen=True)
+class Check:
+    """One of the four checks: how the page names it, how it runs, whether it needs classes, what it costs."""
+
+    title: str  #: its heading
+    run: str  #: the name of its run in this module (looked up when called, see :func:`check_run`)
+    needs_classes: bool
+    button: str  #: the label of the button that runs it
+    what: str  #: the check as a sentence names it ("Problem with the SVM comparison: ...")
+    help: str  #: what it does, in a line
+    base_seconds: float  #: rough seconds on 1,000 rows with t = 200, before a run of it has been timed
+    without_classes: str = ""  #: why a check that needs classes is not offered without them
+
+
+#: the four checks by name, in the page's order
+CHECKS = {
+    "neighbours": Check("Nearest neighbours: instability and hubness", "neighbour_check_run", False,
+                        button="Run the neighbour check", what="the neighbour check",
+                        help="IK vs Gaussian: N_eps and k-occurrence skewness", base_seconds=0.6),
+    "svm": Check("SVM: IK vs RBF vs linear", "svm_check_run", True,
+                 button="Run the SVM comparison", what="the SVM comparison",
+                 help="Train/test split, accuracy and time per kernel", base_seconds=1.5,
+                 without_classes="The SVM comparison needs a label column with at least two classes."),
+    "tsne": Check("t-SNE: Gaussian vs IK affinities", "tsne_check_run", False,
+                  button="Run t-SNE", what="t-SNE",
+                  help="Two t-SNE embeddings side by side, coloured by class", base_seconds=6.0),
+    "clustering": Check("Clustering: spectral clustering with IK vs Gaussian", "clustering_check_run", True,
+                        button="Run the clustering comparison", what="the clustering comparison",
+                        help="Spectral clustering, AMI against the classes", base_seconds=2.0,
+                        without_classes="The clustering comparison scores clusters against the classes, so it "
+                                        "needs a label column with at least two classes."),
+}
 
 
 def check_run(name: str):
     """The run of check ``name`` (looked up at call time, so a test can replace it)."""
     import sys
 
-    return getattr(sys.modules[__name__], CHECKS[name][1])
+    return getattr(sys.modules[__name__], CHECKS[name].run)
 
 
 def two_classes(y) -> bool:
@@ -473,11 +485,7 @@ def two_classes(y) -> bool:
 
 def applicable(name: str, has_classes: bool) -> bool:
     """Whether check ``name`` applies to data with (or without) two classes or more."""
-    return has_classes or not CHECKS[name][2]
-
-
-#: rough seconds of each check on 1,000 rows with t = 200 (a first guess, before a run of it is timed)
-BASE_SECONDS = {"neighbours": 0.6, "svm": 1.5, "tsne": 6.0, "clustering": 2.0}
+    return has_classes or not CHECKS[name].needs_classes
 
 
 def estimate_seconds(name: str, rows: int, t: int, previous: tuple[int, int, float] | None = None) -> float:
@@ -493,7 +501,7 @@ def estimate_seconds(name: str, rows: int, t: int, previous: tuple[int, int, flo
     >>> estimate_seconds("svm", 2000, 200, previous=(1000, 200, 1.0))
     4.0
     """
-    rows0, t0, seconds0 = previous if previous else (1000, 200, BASE_SECONDS[name])
+    rows0, t0, seconds0 = previous if previous else (1000, 200, CHECKS[name].base_seconds)
     return float(seconds0) * (rows / max(rows0, 1)) ** 2 * max(t, 1) / max(t0, 1)
 
 
@@ -542,7 +550,7 @@ def run_checks(p: CheckParams, checks=None, *, memo: Memo | None = None,
     out = {}
     for i, name in enumerate(names):
         out[name] = memo(check_run(name))(p, progress=within(progress, i / len(names), (i + 1) / len(names),
-                                                           CHECKS[name][0].split(":")[0]))
+                                                           CHECKS[name].title.split(":")[0]))
     progress(1.0, "done")
     return out
 

@@ -258,7 +258,7 @@ def report(source_title: str, runs: dict, *, fingerprint: str = "", data_lines=(
         parts = check_parts(name, res)
         settings = ", ".join(f"{k} = {v}" for k, v in params.settings().items())
         rows = rows_text(res)
-        sections.append(Section(CHECKS[name][0], "\n\n".join(t.replace("**", "") for t in parts["text"] if t),
+        sections.append(Section(CHECKS[name].title, "\n\n".join(t.replace("**", "") for t in parts["text"] if t),
                                 figures=parts["figures"], tables=parts["tables"],
                                 notes=[f"Settings: {settings}." + (f" Computed on {rows}." if rows else "")]))
     meta = {"data": source_title}
