@@ -332,8 +332,7 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     maps = {}
     for i, k in enumerate(("ik_anne", "ik_iforest", "laplacian_psi", "rbf")):
         progress(0.1 * i, f"{KERNELS[k][0]}: contours")
-        maps[k] = memo(surfaces.surface)(k, spec, psi=p.psi, t=p.t, gamma=p.gamma, ref=ref, grid=p.grid,
-                                         seed=p.seed)
+        maps[k] = memo(surfaces.surface)(k, spec, **surface_settings(p, ref))
     pairs = memo(probe_similarities)(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t, gamma=p.gamma,
                                      seed=p.seed)
     margins = memo(margin_curve)(p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis, t=p.margin_t,
