@@ -26,7 +26,7 @@ def test_view_problem_refuses_one_class_and_more_clusters_than_points():
 def test_dataset_labels_name_the_generators_and_size_real_data():
     assert plots.dataset_label("w-gaussians") == "w-Gaussians (ting2021 Fig. 2)"
     assert plots.dataset_label("density-ratio") == "Density ratio (two classes, ting2018)"
-    assert plots.dataset_label("iris") == "Iris (scikit-learn) · 150×4, 3 classes"
+    assert plots.dataset_label("iris") == "iris — Iris (scikit-learn), 150×4"  # as every page shows bundled data
 
 
 def test_data_caption_counts_points_classes_and_clusters_and_names_the_view():

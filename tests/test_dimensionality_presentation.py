@@ -113,4 +113,4 @@ def test_indexing_findings_say_which_path_fell_back_and_which_trees_helped():
 
 def test_indexing_datasets_are_offered_by_what_they_are():
     assert idx_plots.dataset_label("w-gaussians").startswith("w-Gaussians (w = 5,000")
-    assert idx_plots.dataset_label("wine") == "wine"
+    assert idx_plots.dataset_label("wine") == "wine — Wine (scikit-learn), 178×13"

@@ -572,6 +572,9 @@ spec("data.dense_sparse_clusters",
 spec("data.cluster_queries", base=_kw(d=3, offset=4.0), check=_dataset_check, params=("d", "offset"))
 spec("data.load_dataset", base=_kw(name="iris"), check=_dataset_check, params=("name",))
 spec("data.dataset_info", base=_kw(name="iris"), params=("name",))
+spec("data.dataset_label", base=_kw(name="iris"), params=("name",),  # a name it does not know is shown as is
+     check=lambda out, kw: None if out == kw["name"] or out.startswith(f"{kw['name']} — ")
+     else (_ for _ in ()).throw(Wrong(out)))
 spec("data.dataset_names", base=_kw(), check=lambda out, kw: None if out and all(isinstance(s, str) for s in out)
      else (_ for _ in ()).throw(Wrong("no names")))
 spec("data.load", base=_kw(name="wine", scale="minmax", max_rows=50, seed=0), check=_dataset_check,

@@ -27,7 +27,7 @@ def fake_result(p=exp.Params(), n=150, ik_info=None, gk_info=None, origin_neighb
 def test_w_and_dataset_options_mark_the_papers_values():
     assert [plots.w_label(w) for w in (1, 5, 100, 2000, 5000)] == ["1 ★", "5", "100 ★", "2,000", "5,000 ★"]
     assert plots.dataset_label("w-gaussians-unequal") == "w-Gaussians, red N(0, 1) and blue N(0, 3²) (Table 6)"
-    assert plots.dataset_label("iris") == "real: iris"
+    assert plots.dataset_label("iris") == "iris — Iris (scikit-learn), 150×4"
 
 
 def test_score_metrics_round_each_score_as_shown():

@@ -5,7 +5,7 @@ import streamlit as st
 import figures
 import store
 import ui
-from ikviz.data import dataset_names
+from ikviz.data import dataset_label, dataset_names
 from ikviz.data.density_ratio import SHAPES
 from ikviz.experiments import classification as exp
 from ikviz.experiments import online as onl
@@ -27,6 +27,7 @@ def svm_section():
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         dataset = ui.control(st.selectbox, "dataset", "data", "density-ratio", options=DATASETS,
+                             format_func=dataset_label,
                              help="density-ratio: ting2018 Table 1 (500 points, two classes). w-Gaussians: "
                                   "ting2021 Table 4 (two w-dimensional subspace clusters). Others: bundled "
                                   "real datasets, split 80/20.")
@@ -122,7 +123,7 @@ def svm_section():
 def online_section():
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        dataset = ui.control(st.selectbox, "stream", "o_data", "letter", options=DATASETS,
+        dataset = ui.control(st.selectbox, "stream", "o_data", "letter", options=DATASETS, format_func=dataset_label,
                              help="The rows in a seeded random order; real data min-max scaled to [0, 1].")
         n = ui.control(st.select_slider, "stream length", "o_n", 10000, options=[2000, 5000, 10000, 20000, 50000])
         seed = ui.control(st.number_input, "seed (stream order, maps)", "o_seed", 0, min_value=0, max_value=10_000)

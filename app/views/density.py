@@ -5,6 +5,7 @@ import streamlit as st
 import figures
 import store
 import ui
+from ikviz.data import dataset_label
 from ikviz.experiments import density as exp
 from ikviz.experiments import kernel_shapes, surfaces
 from ikviz.plots import density as plots
@@ -131,7 +132,8 @@ elif section == "Similarity vs density":
 
 elif section == "Real data":
     with st.sidebar:
-        name = ui.control(st.selectbox, "dataset", "dataset", "digits", options=VIEW_DATASETS)
+        name = ui.control(st.selectbox, "dataset", "dataset", "digits", options=VIEW_DATASETS,
+                          format_func=dataset_label)
         ref_rx = ui.control(st.slider, "reference x (real data)", "ref_rx", 0.0, min_value=-1.0, max_value=1.0,
                             step=0.05)
         ref_ry = ui.control(st.slider, "reference y (real data)", "ref_ry", 0.0, min_value=-1.0, max_value=1.0,

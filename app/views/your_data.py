@@ -7,7 +7,7 @@ import figures
 import store
 import ui
 import uploads
-from ikviz.data import dataset_info, dataset_names, upload
+from ikviz.data import dataset_info, dataset_label, dataset_names, upload
 from ikviz.experiments import your_data as exp
 from ikviz.plots import your_data as plots
 from ikviz.scale.cluster import scheduler_address
@@ -57,8 +57,7 @@ file_notes: list[str] = []
 with ui.guarded("the data"):
     if source_kind == "bundled dataset":
         name = ui.control(st.selectbox, "dataset", "dataset", "wine", options=dataset_names(),
-                          format_func=lambda n: f"{n} — {dataset_info(n).title} ({dataset_info(n).n}×"
-                                                f"{dataset_info(n).d})")
+                          format_func=dataset_label)
         st.caption(f"Source and licence: {dataset_info(name).licence}; see datasets/SOURCES.md.")
         source = exp.Source("bundled", name)
     elif source_kind == "a big file on this server":

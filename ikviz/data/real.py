@@ -98,6 +98,23 @@ def dataset_names() -> list[str]:
 
 
 @validate_params({"name": [str]}, prefer_skip_nested_validation=True)
+def dataset_label(name: str) -> str:
+    """How a choice list offers dataset ``name``: a bundled one by name, title and size, any other name as it is.
+
+    Every page that lets you pick a bundled dataset shows it this way; a page's own
+    generators (``w-gaussians``, ``density-ratio``...) keep the page's wording.
+
+    Examples
+    --------
+    >>> from ikviz.data import dataset_label
+    >>> dataset_label("wine"), dataset_label("w-gaussians")
+    ('wine — Wine (scikit-learn), 178×13', 'w-gaussians')
+    """
+    info = DATASETS.get(name)
+    return name if info is None else f"{name} — {info.title}, {info.n:,}×{info.d}"
+
+
+@validate_params({"name": [str]}, prefer_skip_nested_validation=True)
 def dataset_info(name: str) -> DatasetInfo:
     """Metadata of a bundled dataset.
 

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..clustering import match_labels
-from ..data import dataset_info
+from ..data import dataset_label as bundled_label
 from ..experiments.clustering import (
     ALGORITHMS,
     MEASURES,
@@ -71,8 +71,7 @@ def dataset_label(name: str) -> str:
         return "w-Gaussians (ting2021 Fig. 2)"
     if name == "density-ratio":
         return "Density ratio (two classes, ting2018)"
-    info = dataset_info(name)
-    return f"{info.title} · {info.n}×{info.d}, {info.n_classes} classes"
+    return bundled_label(name)
 
 
 def data_caption(data: Data, X: np.ndarray, y: np.ndarray, k: int) -> str:

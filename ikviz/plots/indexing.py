@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..data import dataset_label as bundled_label
 from ..experiments.indexing import METHODS, SPARSE_FALLBACK_WARNING, SYNTHETIC, paper_ratios
 from .style import base_layout
 
@@ -69,15 +70,16 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
 
 
 def dataset_label(dataset: str) -> str:
-    """How the dataset choice is shown: the synthetic ones by what they are, the real ones by name.
+    """How the dataset choice is shown: the synthetic ones by what they are, the real ones as every page shows them
+    (:func:`ikviz.data.dataset_label`).
 
     Examples
     --------
     >>> from ikviz.plots.indexing import dataset_label
     >>> dataset_label("gaussians"), dataset_label("wine")
-    ('Gaussians (Fig. 1 data, 2 x 1,000 points)', 'wine')
+    ('Gaussians (Fig. 1 data, 2 x 1,000 points)', 'wine — Wine (scikit-learn), 178×13')
     """
-    return SYNTHETIC.get(dataset, dataset)
+    return SYNTHETIC[dataset] if dataset in SYNTHETIC else bundled_label(dataset)
 
 
 def indexing_table(rows: dict, k: int) -> dict[str, list]:

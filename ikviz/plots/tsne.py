@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..data import dataset_label as bundled_label
 from ..experiments.tsne import (
     KERNELS,
     ORIGIN_LABEL,
@@ -276,15 +277,16 @@ def w_label(w: int) -> str:
 
 
 def dataset_label(dataset: str) -> str:
-    """How a dataset is offered: a synthetic one by its table's name, a real one as ``real: <name>``.
+    """How a dataset is offered: a synthetic one by its table's name, a real one as every page shows them
+    (:func:`ikviz.data.dataset_label`).
 
     Examples
     --------
     >>> from ikviz.plots.tsne import dataset_label
     >>> dataset_label("w-gaussians"), dataset_label("iris")
-    ('w-Gaussians, equal variance (Table 5)', 'real: iris')
+    ('w-Gaussians, equal variance (Table 5)', 'iris — Iris (scikit-learn), 150×4')
     """
-    return SYNTHETIC[dataset][0] if dataset in SYNTHETIC else f"real: {dataset}"
+    return SYNTHETIC[dataset][0] if dataset in SYNTHETIC else bundled_label(dataset)
 
 
 def score_metrics(scores: dict) -> list[tuple[str, str, str]]:
