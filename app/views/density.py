@@ -91,13 +91,12 @@ if section == "Four quadrants":
         ik_row, distance_row = exp.QUADRANT_ROWS
         contour_row(ik_row, spec, p, ref, ("ref_x", "ref_y"), data, probes, cells=show_cells)
         contour_row(distance_row, spec, p, ref, ("ref_x", "ref_y"), data, probes)
-        pairs = store.compute(exp.probe_similarities, p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
-                              gamma=p.gamma, seed=p.seed)
+        args, kwargs = (p.counts, p.sparse_pair, p.dense_pair), {"psi": p.psi, "t": p.t, "gamma": p.gamma,
+                                                                  "seed": p.seed}
+        pairs = store.compute(exp.probe_similarities, *args, **kwargs)
         left, right = figures.grid([3, 2])
         with left:
-            figures.figure(plots.pairs_figure(pairs), "pairs",
-                           source=(exp.probe_similarities, (p.counts, p.sparse_pair, p.dense_pair),
-                                   {"psi": p.psi, "t": p.t, "gamma": p.gamma, "seed": p.seed}))
+            figures.figure(plots.pairs_figure(pairs), "pairs", source=(exp.probe_similarities, args, kwargs))
         with right:
             st.markdown("**Which pair is more similar?**")
             st.markdown(exp.verdict(pairs))
@@ -106,11 +105,10 @@ if section == "Four quadrants":
 
 elif section == "Margin vs ψ":
     with ui.guarded("the margin curve"):
-        margins = store.compute(exp.margin_curve, p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis,
-                                t=p.margin_t, seeds=p.margin_seeds, seed=p.seed)
-        figures.figure(plots.margin_figure(margins), "margins",
-                       source=(exp.margin_curve, (p.counts, p.sparse_pair, p.dense_pair),
-                               {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}))
+        args = (p.counts, p.sparse_pair, p.dense_pair)
+        kwargs = {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}
+        margins = store.compute(exp.margin_curve, *args, **kwargs)
+        figures.figure(plots.margin_figure(margins), "margins", source=(exp.margin_curve, args, kwargs))
         if not ui.presenting():
             st.caption(plots.margin_caption(p))
 
@@ -120,12 +118,9 @@ elif section == "Similarity vs density":
                               options=[0.02, 0.05, 0.1, 0.2, 0.3])
         k = ui.control(st.select_slider, "k for the density estimate", "k", 10, options=[5, 10, 20, 50])
     with ui.guarded("similarity against density"):
-        dens = store.compute(exp.similarity_vs_density, p.counts, psi=p.psi, t=p.t, distance=distance,
-                             n_pairs=p.n_pairs, k=k, seed=p.seed)
-        figures.figure(plots.density_figure(dens), "density",
-                       source=(exp.similarity_vs_density, (p.counts,),
-                               {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k,
-                                "seed": p.seed}))
+        kwargs = {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k, "seed": p.seed}
+        dens = store.compute(exp.similarity_vs_density, p.counts, **kwargs)
+        figures.figure(plots.density_figure(dens), "density", source=(exp.similarity_vs_density, (p.counts,), kwargs))
         st.markdown(plots.trend_text(exp.density_trend(dens)))
         if not ui.presenting():
             st.caption(plots.density_caption(p.n_pairs, distance))
