@@ -1,6 +1,6 @@
 """Figures on a page: each with its numbers and code to take home, one at a time in presentation mode.
 
-:func:`figure` replaces ``st.plotly_chart`` on every page: under the figure an
+:func:`figure` draws every figure of every page (through :mod:`plotly_chart`): under the figure an
 **Export** menu gives its numbers (CSV, JSON), the view's whole result as
 ``ikviz reproduce`` writes it and a Python snippet that recomputes it. In
 presentation mode a page shows one figure at a time, full width and redrawn
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import plotly_chart
 import streamlit as st
 import ui
 
@@ -118,7 +119,7 @@ def _snippet(source) -> str | None:
         return None
 
 
-def figure(fig, key: str, *, source=None, **kwargs):
+def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=None) -> None:
     """Draw Plotly figure ``fig`` full width and, under it, an **Export** menu with its numbers and code.
 
     The menu offers the numbers the figure draws as CSV and JSON (built only
@@ -130,42 +131,35 @@ def figure(fig, key: str, *, source=None, **kwargs):
     projectors, with no menu; a pager above it picks the figure
     (``?fig=N`` in the link, see :func:`finish_page`).
     Plotly's own toolbar keeps its camera button for a PNG.
-    ``kwargs`` go to ``st.plotly_chart`` (``on_select``, ``selection_mode``,
-    ``config``...); returns what it returns (the selection of a clickable chart).
+    ``config`` adds to Plotly's configuration; ``on_click`` is
+    :func:`plotly_chart.draw`'s.
     """
-    config = {"displaylogo": False,
-              "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
-              **(kwargs.pop("config", None) or {})}
+    config = {"displaylogo": False, "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
+              **(config or {})}
     slides = _slides()
     if slides is None:
-        state = st.plotly_chart(fig, key=key, width="stretch", config=config, **kwargs)
+        plotly_chart.draw(fig, key=key, config=config, on_click=on_click)
         _export_menu(fig, key, source)
-        return state
-    drawn = {}
-
-    def draw():
-        drawn["state"] = st.plotly_chart(projector(fig), key=key, width="stretch", config=config, **kwargs)
-
-    slides.take(export.figure_title(fig), draw)
-    return drawn.get("state")
+        return
+    slides.take(export.figure_title(fig),
+                lambda: plotly_chart.draw(projector(fig), key=key, config=config, on_click=on_click))
 
 
 def clickable(fig, key: str, x_key: str, y_key: str, *, source=None):
     """Draw ``fig`` (see :func:`figure`) so that a click on it sets the page's controls ``x_key`` and ``y_key``
     to the point clicked, e.g. a contour plot's reference point.
 
-    The figure needs points under the cursor to select: ``clickable=True`` of
+    The figure needs points under the cursor to click: ``clickable=True`` of
     :func:`ikviz.plots.contours.similarity_contour` lays an invisible grid of them.
     """
     def moved():
-        points = st.session_state[key].selection.points
-        if points:
-            ui.set_value(x_key, round(float(points[0]["x"]), 2))
-            ui.set_value(y_key, round(float(points[0]["y"]), 2))
+        point = st.session_state[key]["click"]
+        if point:
+            ui.set_value(x_key, round(float(point["x"]), 2))
+            ui.set_value(y_key, round(float(point["y"]), 2))
 
-    # the camera alone in the toolbar: a drag or a click selects, so zoom and pan would only get in the way
-    return figure(fig, key, source=source, on_select=moved, selection_mode="points",
-                  config={"modeBarButtons": [["toImage"]]})
+    # the camera alone in the toolbar: a click moves the reference, so zoom and pan would only get in the way
+    figure(fig, key, source=source, on_click=moved, config={"modeBarButtons": [["toImage"]]})
 
 
 def _file_stem(key: str) -> str:

@@ -46,9 +46,11 @@ DONE_JS = """() => { const app = document.querySelector('[data-testid="stApp"]')
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
   return {state: app && app.getAttribute("data-test-script-state"),
           conn: app && app.getAttribute("data-test-connection-state"),
-          charts: Array.from(main.querySelectorAll(".js-plotly-plot, [data-testid='stPlotlyChart']"))
+          charts: Array.from(main.querySelectorAll(".ikviz-plot, [data-testid='stPlotlyChart']"))
             .filter(e => !e.closest(".st-key-ikviz-plotly-warm-up")).length,
-          busy: main.querySelectorAll('[data-testid="stProgress"],[data-testid="stSkeleton"]').length,
+          // a figure the page sent and the browser has not drawn yet (app/plotly_chart.js) is work still to do
+          busy: main.querySelectorAll('[data-testid="stProgress"],[data-testid="stSkeleton"],.ikviz-plot[data-pending]')
+            .length,
           titled: main.querySelectorAll("h1").length,
           errors: main.querySelectorAll('[data-testid="stException"]').length}; }"""
 

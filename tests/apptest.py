@@ -1,6 +1,8 @@
 """Open a page of the app headless with Streamlit's AppTest (shared by the page tests)."""
 
+import json
 from pathlib import Path
+from typing import NamedTuple
 
 from streamlit.testing.v1 import AppTest
 
@@ -27,6 +29,17 @@ def open_page(page: str | None = None, *, session: dict | None = None, timeout: 
     return at
 
 
-def charts(at: AppTest) -> list:
+class Chart(NamedTuple):
+    """One figure of a page as app/plotly_chart.py sent it: element id, Plotly JSON, Plotly config, clickable."""
+
+    id: str
+    spec: str
+    config: dict
+    clickable: bool
+
+
+def charts(at: AppTest) -> list[Chart]:
     """The page's Plotly charts, without the hidden one that makes the browser load Plotly early (ui.py)."""
-    return [c for c in at.get("plotly_chart") if not c.proto.id.endswith("ikviz-plotly-warm-up-chart")]
+    sent = [(c.proto.id, json.loads(c.proto.json or "null")) for c in at.get("bidi_component")
+            if c.proto.component_name == "ikviz_plotly_chart"]
+    return [Chart(id_, data["figure"], data["config"], data["clickable"]) for id_, data in sent if data]

@@ -1,5 +1,6 @@
 """The Streamlit pages, driven headless with AppTest."""
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -48,6 +49,18 @@ def test_kernel_shapes_renders_all_panels_and_keeps_state_in_url():
     assert not at.exception
     assert at.query_params["psi"] == "16" and at.query_params["ref_x"] == "0.5"
     assert len(charts(at)) == 7
+
+
+def test_figures_reach_the_browser_as_plotly_json_and_only_the_contours_take_clicks():
+    at = open_page("kernel_shapes", psi="16")
+    shown = {c.id.rsplit("-", 1)[-1]: c for c in charts(at)}
+    assert len(shown) == 7 and all(json.loads(c.spec)["data"] for c in shown.values())
+    sharpness = shown.pop("chart_sharpness")
+    assert not sharpness.clickable and all(c.clickable for c in shown.values())
+    # a click moves the reference, so the contours' toolbar keeps the camera alone
+    assert {json.dumps(c.config["modeBarButtons"]) for c in shown.values()} == {'[["toImage"]]'}
+    assert "modeBarButtons" not in sharpness.config and sharpness.config["displaylogo"] is False
+    assert sharpness.config["toImageButtonOptions"]["filename"] == "kernel-shapes-chart_sharpness"
 
 
 def test_shared_link_restores_the_view_and_ignores_bad_values():

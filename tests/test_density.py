@@ -89,7 +89,7 @@ def test_four_quadrant_section_states_the_effect():
     assert not at.warning
     # 2,500 points: the contours draw a sample of them, and the page says so
     assert any("seeded sample of 1,000 of the 2,500 points" in c.value for c in at.caption)
-    assert all(len(c.proto.spec) < 200_000 for c in apptest.charts(at))
+    assert all(len(c.spec) < 200_000 for c in apptest.charts(at))
 
 
 def test_bad_probe_placement_gives_messages_not_exceptions():

@@ -174,7 +174,7 @@ def test_presentation_mode_hides_the_export_menus(small_kernel_shapes):
 
 
 def chart_keys(at) -> list[str]:
-    return [c.proto.id.rsplit("-", 1)[-1] for c in apptest.charts(at)]
+    return [c.id.rsplit("-", 1)[-1] for c in apptest.charts(at)]
 
 
 def test_presentation_mode_shows_one_figure_at_a_time_with_a_pager(small_kernel_shapes):
@@ -182,7 +182,7 @@ def test_presentation_mode_shows_one_figure_at_a_time_with_a_pager(small_kernel_
     pager = at.radio(key="_w_fig")
     assert len(pager.options) == 7 and pager.value == 1 and pager.options[6].startswith("7 · Sharpness")
     assert chart_keys(at) == ["chart_ik_anne"]
-    spec = apptest.charts(at)[0].proto.spec.replace(" ", "")
+    spec = apptest.charts(at)[0].spec.replace(" ", "")
     assert '"size":22' in spec  # drawn at projector size (title font)
     pager.set_value(7).run()
     assert not at.exception and chart_keys(at) == ["chart_sharpness"] and at.query_params["fig"] == "7"
@@ -251,7 +251,7 @@ def test_the_whole_result_is_what_ikviz_reproduce_writes():
 
 
 def test_plotly_code_is_loaded_early_on_pages_with_figures_only():
-    warm = [c for c in apptest.open_page("claims").get("plotly_chart") if "warm-up" in c.proto.id]
+    warm = [c for c in apptest.open_page("claims").get("bidi_component") if "warm-up" in c.proto.id]
     assert not warm
     at = apptest.open_page("density", t="100", section="Margin vs ψ")
-    assert [c for c in at.get("plotly_chart") if "warm-up" in c.proto.id]
+    assert [c for c in at.get("bidi_component") if "warm-up" in c.proto.id]

@@ -50,15 +50,15 @@ def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
     text = " ".join(m.value for m in at.markdown)
     assert "5-NN accuracy GK" in text
     assert any("origin's 10 nearest points" in c.value for c in at.caption)
-    assert '"frames"' in charts[2].proto.spec                     # the replay has animation frames
-    assert '"label":"100"' in charts[2].proto.spec.replace(" ", "")  # its last saved iteration
+    assert '"frames"' in charts[2].spec                     # the replay has animation frames
+    assert '"label":"100"' in charts[2].spec.replace(" ", "")  # its last saved iteration
     assert at.query_params["w"] == "2" and at.query_params["psi"] == "100"
-    before_gk, before_ik, before = charts[0].proto.spec, charts[1].proto.spec, computed()
+    before_gk, before_ik, before = charts[0].spec, charts[1].spec, computed()
     at.select_slider(key="_w_psi").set_value(10).run()            # a psi no other test here computes
     assert not at.exception and not at.error
     assert at.query_params["psi"] == "10"
-    assert apptest.charts(at)[1].proto.spec != before_ik      # IK recomputed
-    assert apptest.charts(at)[0].proto.spec == before_gk
+    assert apptest.charts(at)[1].spec != before_ik      # IK recomputed
+    assert apptest.charts(at)[0].spec == before_gk
     # new: the run, IK's affinities, IK's embedding, the replay figure; GK's embedding and the data reused
     assert computed() - before == 4
     at.selectbox(key="_w_data").set_value("w-gaussians-unequal").run()
@@ -125,5 +125,5 @@ def test_presentation_mode_shows_the_scores_of_the_figure_shown_only(fakes):
     at = apptest.open_page(PAGE, **SMALL, present="1")
     assert len(apptest.charts(at)) == 1 and [m.label for m in at.metric].count("5-NN accuracy") == 1
     at.radio(key="_w_fig").set_value(2).run()
-    assert not at.exception and apptest.charts(at)[0].proto.id.endswith("chart_ik")
+    assert not at.exception and apptest.charts(at)[0].id.endswith("chart_ik")
     assert [m.label for m in at.metric].count("5-NN accuracy") == 1

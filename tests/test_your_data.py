@@ -333,7 +333,7 @@ def test_semicolon_file_with_text_id_and_text_label_works_and_keeps_class_names(
     assert [m.value for m in at.metric][:3] == ["60", "4", "3"]   # alcohol, hue, colour one-hot; the ID left out
     assert "barbera: 20" in " ".join(c.value for c in at.caption)
     at.button(key="btn_tsne").click().run()
-    spec = json.loads(apptest.charts(at)[0].proto.spec)
+    spec = json.loads(apptest.charts(at)[0].spec)
     assert sorted(tr["name"] for tr in spec["data"] if tr.get("showlegend")) == sorted(CULTIVARS)
 
 
