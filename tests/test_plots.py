@@ -172,6 +172,13 @@ def test_small_figures_draw_no_webgl(all_figures):
         assert not [tr for tr in fig.data if tr.type == "scattergl"], name
 
 
+def test_the_clustering_labs_largest_data_stay_svg():
+    # seven scatter figures of 2 x 1,000 points (points per cluster at its maximum): as WebGL they took
+    # 14 of the browser's ~16 contexts and the oldest went blank on an algorithm switch
+    X2 = RNG.normal(size=(2 * 1_000, 2))
+    assert {tr.type for tr in clustering.scatter_figure(X2, np.arange(2_000) % 2, "t").data} == {"scatter"}
+
+
 def test_large_scatters_use_webgl():
     n = style.WEBGL_ABOVE + 500
     X2 = RNG.normal(size=(n, 2))

@@ -27,8 +27,10 @@ DIMENSIONALITY_COLOURS = colours("ik", "gk", "ag", "lk", "lp0.1", "lp0.5", "lp2"
 
 #: above this many points a scatter trace is drawn with WebGL; below it with SVG. Every WebGL trace
 #: takes one of the browser's few WebGL contexts (about 16), so a page of small WebGL charts goes
-#: blank ("Too many active WebGL contexts") where SVG would have drawn them at no cost.
-WEBGL_ABOVE = 1_000
+#: blank ("Too many active WebGL contexts") where SVG would have drawn them at no cost. At 2,000 points
+#: SVG draws a figure first in 72-90 ms against WebGL's 155-184 ms (and redraws it in 71-80 ms against
+#: 15-17 ms): the clustering lab's largest data (2 x 1,000 points, seven figures) stay SVG.
+WEBGL_ABOVE = 2_000
 
 
 def scatter_class(n_points: int) -> type[go.Scatter | go.Scattergl]:
