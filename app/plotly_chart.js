@@ -22,32 +22,32 @@ export default function ({ parentElement, data, setTriggerValue }) {
   const loading = plotly();
   const gd = parentElement.querySelector(".ikviz-plot");
   if (!data || !data.figure) return;  // the hidden chart at the top of a page: it only starts the loading
-  const figure = JSON.parse(data.figure);
-  gd.style.height = `${(figure.layout && figure.layout.height) || 450}px`;  // the page's layout settles at once
-  gd.dataset.pending = "1";  // until drawn: benchmarks/app_rerun.py waits for it
-  loading.then((Plotly) => {
-    // a rerun that sends the same figure again draws nothing
-    if (gd.__ikvizSpec === data.figure) return null;
-    gd.__ikvizSpec = data.figure;
-    return Plotly.react(gd, { ...figure, config: { responsive: true, ...data.config } }).then(() => {
-      if (data.clickable && !gd.__ikvizClicks) {
-        gd.__ikvizClicks = true;
-        gd.on("plotly_click", (event) => {
-          const point = event.points && event.points[0];
-          if (point) setTriggerValue("click", { x: point.x, y: point.y });
-        });
-      }
-      if (!gd.__ikvizResize) {  // a column that changes width (the sidebar opened): the figure is redrawn to fit
-        gd.__ikvizResize = new ResizeObserver(() => {
-          if (gd._fullLayout && Math.abs(gd._fullLayout.width - gd.clientWidth) > 1) Plotly.Plots.resize(gd);
-        });
-        gd.__ikvizResize.observe(gd);
-      }
-    });
-  }).catch((error) => { gd.textContent = `The figure could not be drawn: ${error.message}`; })
-    .finally(() => { if (gd.__ikvizSpec === data.figure) delete gd.dataset.pending; });
-  return () => {  // the figure left the page: free its WebGL contexts, a browser allows only a few
+  const cleanup = () => {  // the figure left the page: free its WebGL contexts, a browser allows only a few
     if (gd.__ikvizResize) gd.__ikvizResize.disconnect();
     if (window.Plotly) window.Plotly.purge(gd);
   };
+  // a rerun that sends the same figure again neither parses nor draws it
+  if (gd.__ikvizSpec === data.figure) return cleanup;
+  gd.__ikvizSpec = data.figure;
+  const figure = JSON.parse(data.figure);
+  gd.style.height = `${(figure.layout && figure.layout.height) || 450}px`;  // the page's layout settles at once
+  gd.dataset.pending = "1";  // until drawn: benchmarks/app_rerun.py waits for it
+  loading.then((Plotly) => Plotly.react(gd, { ...figure, config: { responsive: true, ...data.config } }).then(() => {
+    if (data.clickable && !gd.__ikvizClicks) {
+      gd.__ikvizClicks = true;
+      gd.on("plotly_click", (event) => {
+        const point = event.points && event.points[0];
+        if (point) setTriggerValue("click", { x: point.x, y: point.y });
+      });
+    }
+    if (!gd.__ikvizResize) {  // a column that changes width (the sidebar opened): the figure is redrawn to fit
+      gd.__ikvizResize = new ResizeObserver(() => {
+        if (gd._fullLayout && Math.abs(gd._fullLayout.width - gd.clientWidth) > 1) Plotly.Plots.resize(gd);
+      });
+      gd.__ikvizResize.observe(gd);
+    }
+  })).catch((error) => { gd.textContent = `The figure could not be drawn: ${error.message}`; })
+    // a newer figure sent meanwhile keeps the mark until it is drawn
+    .finally(() => { if (gd.__ikvizSpec === data.figure) delete gd.dataset.pending; });
+  return cleanup;
 }
