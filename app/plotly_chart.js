@@ -18,10 +18,26 @@ function plotly() {
   return window.__ikvizPlotly;
 }
 
+// Figures are drawn one per task, in the order the page sent them: the browser can paint the first figure as
+// soon as it is drawn, not after the last (a page of seven figures drew them all in one 0.7-0.9 s task before
+// any of them showed; Chromium paints between two tasks once a frame is overdue).
+function inTurn(job) {
+  const turn = (window.__ikvizTurn || Promise.resolve()).then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    .then(job);
+  window.__ikvizTurn = turn.catch(() => {});
+  return turn;
+}
+
 export default function ({ parentElement, data, setTriggerValue }) {
   const loading = plotly();
   const gd = parentElement.querySelector(".ikviz-plot");
-  if (!data || !data.figure) return;  // the hidden chart at the top of a page: it only starts the loading
+  // The element is marked pending from its creation (app/plotly_chart.py's HTML) until its figure is drawn:
+  // Streamlit runs this code a moment after the element appears, and benchmarks/app_rerun.py must not take a
+  // page whose figures have not arrived yet for a finished one.
+  if (!data || !data.figure) {  // the hidden chart at the top of a page: it only starts the loading
+    delete gd.dataset.pending;
+    return;
+  }
   const cleanup = () => {  // the figure left the page: free its WebGL contexts, a browser allows only a few
     if (gd.__ikvizResize) gd.__ikvizResize.disconnect();
     if (window.Plotly) window.Plotly.purge(gd);
@@ -31,8 +47,13 @@ export default function ({ parentElement, data, setTriggerValue }) {
   gd.__ikvizSpec = data.figure;
   const figure = JSON.parse(data.figure);
   gd.style.height = `${(figure.layout && figure.layout.height) || 450}px`;  // the page's layout settles at once
-  gd.dataset.pending = "1";  // until drawn: benchmarks/app_rerun.py waits for it
-  loading.then((Plotly) => Plotly.react(gd, { ...figure, config: { responsive: true, ...data.config } }).then(() => {
+  gd.dataset.pending = "1";  // until drawn (again)
+  const drawn = (Plotly) => {
+    // by its turn, the figure may have left the page or a newer one been sent, which its own turn draws
+    if (!gd.isConnected || gd.__ikvizSpec !== data.figure) return null;
+    return Plotly.react(gd, { ...figure, config: { responsive: true, ...data.config } }).then(() => listen(Plotly));
+  };
+  const listen = (Plotly) => {
     if (data.clickable && !gd.__ikvizClicks) {
       gd.__ikvizClicks = true;
       gd.on("plotly_click", (event) => {
@@ -46,7 +67,9 @@ export default function ({ parentElement, data, setTriggerValue }) {
       });
       gd.__ikvizResize.observe(gd);
     }
-  })).catch((error) => { gd.textContent = `The figure could not be drawn: ${error.message}`; })
+  };
+  loading.then((Plotly) => inTurn(() => drawn(Plotly)))
+    .catch((error) => { gd.textContent = `The figure could not be drawn: ${error.message}`; })
     // a newer figure sent meanwhile keeps the mark until it is drawn
     .finally(() => { if (gd.__ikvizSpec === data.figure) delete gd.dataset.pending; });
   return cleanup;

@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 _COMPONENT = st.components.v2.component(
-    "ikviz_plotly_chart", html='<div class="ikviz-plot"></div>',
+    "ikviz_plotly_chart", html='<div class="ikviz-plot" data-pending="1"></div>',
     js=(Path(__file__).with_name("plotly_chart.js")).read_text(encoding="utf-8"), isolate_styles=False)
 
 

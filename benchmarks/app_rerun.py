@@ -14,9 +14,10 @@ page by page in a new tab, measures (issue 16's targets in brackets):
 - **reload**: the same after a browser reload of the computed view (1.5 s);
 - **new value**: one arrow press on an ordinary control until the rerun is drawn (2 s);
 - **back**: the arrow press back to the computed value (0.5 s);
-  both are checked against what the figures draw: the table says "no figure changed" when the new value
-  left every figure as it was, and "figures not as before!" when going back did not restore them (a
-  rerun that is fast because the browser kept the old picture is no fast rerun);
+  both are timed until what the figures draw shows it: changed figures for the new value, the figures
+  from before for the press back (the script's end alone can come a moment before the last figure has its
+  data). The table says "no figure changed" when the new value left every figure as it was for 3 s, and
+  "figures not as before!" when going back did not restore them (then both give the script's end);
 - **sidebar**: afterwards, in one tab, moving to the page through the sidebar (as a
   lecture goes from page to page; nothing new to compute).
 
@@ -136,17 +137,6 @@ async def _count_figures(page) -> int:
         return 0
 
 
-async def _until(page, ready, timeout: float) -> float | None:
-    """Seconds until ``ready(state)`` holds for the page's script state, or None after ``timeout``."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        state = await _state(page)
-        if state is not None and ready(state, page):
-            return time.monotonic() - t0
-        await asyncio.sleep(0.05)
-    return None
-
-
 def _complete(state, _page) -> bool:
     return (state["state"] == "notRunning" and state["conn"] == "CONNECTED" and state["busy"] == 0
             and state["titled"] > 0)
@@ -176,11 +166,19 @@ async def _open(page, action, timeout: float, in_app: bool = False) -> dict:
     return {"error": "timeout"}
 
 
-async def _move(page, frames: dict, key: str, press: str, timeout: float) -> float | None:
-    """One arrow press on control ``key``; seconds until the rerun it starts has been drawn."""
+async def _move(page, frames: dict, key: str, press: str, timeout: float, drawn, settle: float = 3.0):
+    """One arrow press on control ``key``: ``(seconds until the rerun it starts has been drawn, drawn(picture))``.
+
+    ``drawn`` tells from the figures' picture (a :data:`PICTURE_JS` hash) whether the press has been
+    drawn: changed figures for a new value, the figures from before for the press back. The script state
+    alone reads done a moment early: a figure's new data reaches its chart after the script's end, and
+    the chart marks itself pending only from then on. A page that stays done for ``settle`` seconds
+    without ``drawn`` holding gives the time it was first done and False (a control that changes no
+    figure, or figures that did not come back). ``(None, None)`` if the rerun did not end in ``timeout``.
+    """
     thumb = page.locator(f".st-key-_w_{key} input[type='range']")
     if not await thumb.count():
-        return None
+        return None, None
     await thumb.first.focus()
     before = await _runs(page)
     t0 = time.monotonic()
@@ -190,9 +188,23 @@ async def _move(page, frames: dict, key: str, press: str, timeout: float) -> flo
         # a rerun of a few milliseconds can come and go within one rendering, never showing as running:
         # it ended with the last message the server sent
         at = frames["at"]
-        return round(at - t0, 2) if at is not None and at > t0 else None
-    rest = await _until(page, _complete, timeout)
-    return None if rest is None else round(time.monotonic() - t0, 2)
+        if at is None or at <= t0:
+            return None, None
+        return round(at - t0, 2), drawn(await _picture(page))
+    done_at = None
+    while time.monotonic() - t0 < timeout:
+        state = await _state(page)
+        now = time.monotonic()
+        if state is None or not _complete(state, page):
+            done_at = None
+        elif drawn(await _picture(page)):
+            return round(now - t0, 2), True
+        elif done_at is None:
+            done_at = now
+        elif now - done_at > settle:
+            return round(done_at - t0, 2), False
+        await asyncio.sleep(0.02)
+    return None, None
 
 
 # what the page's figures draw, as a hash of the data each Plotly graph holds: a rerun that is fast because the
@@ -209,6 +221,19 @@ async def _picture(page) -> int | None:
         return None
 
 
+async def _settled_picture(page, wait: float = 0.3, timeout: float = 5.0) -> int | None:
+    """The picture once two reads ``wait`` seconds apart agree: what the press back must bring back."""
+    t0 = time.monotonic()
+    shown = await _picture(page)
+    while time.monotonic() - t0 < timeout:
+        await asyncio.sleep(wait)
+        again = await _picture(page)
+        if again == shown:
+            return shown
+        shown = again
+    return shown
+
+
 async def measure(ctx, base: str, path: str, timeout: float, control: str | None = None) -> dict:
     """One page in a new tab of ``ctx`` (whose browser cache already holds the app's scripts);
     ``control``: the URL key of the slider to move, by default the page's own from ``CONTROLS``."""
@@ -222,11 +247,11 @@ async def measure(ctx, base: str, path: str, timeout: float, control: str | None
         row.update({f"reload_{k}": v for k, v in reload.items()})
         key = control or CONTROLS.get(path)
         if key and "error" not in reload:
-            shown = await _picture(page)
-            row["new_value_s"] = await _move(page, frames, key, "ArrowRight", timeout)
-            row["new_value_redrawn"] = await _picture(page) != shown  # False: the control changes no figure
-            row["back_s"] = await _move(page, frames, key, "ArrowLeft", timeout)
-            row["back_restored"] = await _picture(page) == shown
+            shown = await _settled_picture(page)
+            row["new_value_s"], row["new_value_redrawn"] = await _move(
+                page, frames, key, "ArrowRight", timeout, drawn=lambda picture: picture != shown)
+            row["back_s"], row["back_restored"] = await _move(
+                page, frames, key, "ArrowLeft", timeout, drawn=lambda picture: picture == shown)
     finally:
         await page.close()
     return row

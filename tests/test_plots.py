@@ -160,6 +160,25 @@ def all_figures(tsne_result, instability, hubness):
     return figs
 
 
+# ------------------------------------------------------------------ one template, applied without re-validating it
+def test_every_figure_gets_its_own_copy_of_plotly_white(all_figures):
+    import plotly.io as pio
+
+    white = pio.templates["plotly_white"].to_plotly_json()
+    for name, fig in all_figures.items():
+        assert fig.layout.template.to_plotly_json() == white, name
+    fig = style.base_layout(go.Figure(go.Scatter(x=[0, 1], y=[1, 0])), "t")
+    # the same JSON as plotly's own (validating) path, and a change to one figure's template stays in it
+    assert json.loads(fig.to_json())["layout"]["template"] == json.loads(
+        go.Figure().update_layout(template="plotly_white").to_json())["layout"]["template"]
+    fig.update_layout(template_layout_font_size=30)
+    assert pio.templates["plotly_white"].layout.font.size is None
+    assert style.base_layout(go.Figure(), "u").layout.template.layout.font.size is None
+    # validation is back on for everything after the template
+    with pytest.raises(ValueError):
+        fig.update_layout(height="tall")
+
+
 # ------------------------------------------------------------------ WebGL only where it pays
 def test_scatter_class_switches_to_webgl_above_the_threshold():
     assert style.scatter_class(10) is go.Scatter
