@@ -137,7 +137,7 @@ async def _count_figures(page) -> int:
         return 0
 
 
-def _complete(state, _page) -> bool:
+def _complete(state) -> bool:
     return (state["state"] == "notRunning" and state["conn"] == "CONNECTED" and state["busy"] == 0
             and state["titled"] > 0)
 
@@ -159,7 +159,7 @@ async def _open(page, action, timeout: float, in_app: bool = False) -> dict:
             return {"error": "exception box"}
         if first is None and await _count_figures(page):
             first = time.monotonic() - t0
-        if _complete(state, page) and (first is not None or state["charts"] == 0):
+        if _complete(state) and (first is not None or state["charts"] == 0):
             done = time.monotonic() - t0
             return {"first_figure_s": round(first if first is not None else done, 2), "complete_s": round(done, 2)}
         await asyncio.sleep(0.05)
@@ -171,10 +171,11 @@ async def _move(page, frames: dict, key: str, press: str, timeout: float, drawn,
 
     ``drawn`` tells from the figures' picture (a :data:`PICTURE_JS` hash) whether the press has been
     drawn: changed figures for a new value, the figures from before for the press back. The script state
-    alone reads done a moment early: a figure's new data reaches its chart after the script's end, and
-    the chart marks itself pending only from then on. A page that stays done for ``settle`` seconds
-    without ``drawn`` holding gives the time it was first done and False (a control that changes no
-    figure, or figures that did not come back). ``(None, None)`` if the rerun did not end in ``timeout``.
+    alone can read done a moment early: a changed figure's data reach its chart after the script's end,
+    and a chart already drawn marks itself pending again only when they arrive. A page that stays done
+    for ``settle`` seconds without ``drawn`` holding gives the time it was first done and False (a control
+    that changes no figure, or figures that did not come back). ``(None, None)`` if the rerun did not end
+    in ``timeout``.
     """
     thumb = page.locator(f".st-key-_w_{key} input[type='range']")
     if not await thumb.count():
@@ -195,7 +196,7 @@ async def _move(page, frames: dict, key: str, press: str, timeout: float, drawn,
     while time.monotonic() - t0 < timeout:
         state = await _state(page)
         now = time.monotonic()
-        if state is None or not _complete(state, page):
+        if state is None or not _complete(state):
             done_at = None
         elif drawn(await _picture(page)):
             return round(now - t0, 2), True
