@@ -44,5 +44,8 @@ with st.sidebar:
 
 # a guided tour's step (?tour=...&step=...): its bar on top, its control pinned in presentation mode
 tour.bar()
-page.run()
-figures.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted
+try:
+    page.run()
+    figures.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted
+finally:  # also when the page stopped early (st.stop) or a rerun cut it short
+    ui.write_link()  # the controls' values into the URL, in one message

@@ -2,7 +2,8 @@
 
 Every control keeps its value in ``st.session_state[key]`` (which survives
 while the widget is hidden) and mirrors it into ``st.query_params[key]``, so
-a shared link opens exactly the same view.
+a shared link opens exactly the same view. The run's URL values are written
+once, at its end (:func:`write_link`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ _SCOPE_KEY = "_page_scope"
 _NOTICES_KEY = "_link_notices"  # this run's corrections of link values, as text
 _NOTICE_SLOT_KEY = "_link_notice_slot"  # where page_header shows them, under the title
 _RUN_KEY = "_page_run"  # what lives for one run of the page (see run_state)
+_LINK_KEY = "_link_values"  # the URL values of this run's controls, until write_link writes them
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 # Streamlit's number widgets refuse integers beyond JavaScript's safe range
 _JS_SAFE_INT = 2 ** 53 - 1
@@ -149,8 +151,28 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
             state[key] = state[widget_key]
 
         widget(label, key=widget_key, on_change=sync, **kwargs)
-    st.query_params[url_key] = _to_url(state[key])
+    to_link(url_key, _to_url(state[key]))
     return state[key]
+
+
+def to_link(url_key: str, value: str) -> None:
+    """Put ``url_key=value`` into the link at the end of this run (see :func:`write_link`)."""
+    st.session_state.setdefault(_LINK_KEY, {})[url_key] = value
+
+
+def write_link() -> None:
+    """Write the values of this run's :func:`to_link` calls into the URL: once, and only those that changed.
+
+    Call once, when the run ends (Home.py). Why not at each control: every
+    change of ``st.query_params`` is a message on which the browser records a
+    history entry and re-renders the whole app, even for an unchanged value; a
+    page with 16 controls did so 16 times while it opened, and again on every
+    rerun.
+    """
+    values = st.session_state.pop(_LINK_KEY, {})
+    changed = {k: v for k, v in values.items() if st.query_params.get(k) != v}
+    if changed:
+        st.query_params.update(changed)
 
 
 def notice(text: str) -> None:
@@ -188,6 +210,52 @@ def guarded(what: str):
         st.error(f"Something went wrong with {what} ({type(exc).__name__}: {exc}). "
                  "Try other settings; if it persists, please report it with the page link.")
 
+
+
+# inline markup within a table cell (block markup such as "- " or "# " is not read there)
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|$~])")
+
+
+def _cell(value, fmt: str | None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    text = fmt.format(value) if fmt and isinstance(value, numbers.Number) else str(value)
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def markdown_table(table, formats: dict[str, str] | None = None) -> str:
+    """``table`` (columns ``{name: values}`` or rows ``[{name: value}]``) as a Markdown table.
+
+    Missing values (None, NaN) show as "–"; ``formats`` maps a column to a
+    format such as ``"{:.3f}"`` for its numbers; a column of numbers is
+    aligned right. Every character Markdown would read as markup is escaped.
+    """
+    if isinstance(table, list):  # rows
+        table = {name: [row.get(name) for row in table] for name in (table[0] if table else {})}
+    columns = dict(table)
+    if not columns:
+        return ""
+    formats = formats or {}
+
+    def numeric(values):
+        present = [v for v in values if v is not None]
+        return bool(present) and all(isinstance(v, numbers.Number) and not isinstance(v, bool) for v in present)
+
+    lines = ["| " + " | ".join(_cell(name, None) for name in columns) + " |",
+             "|" + "|".join("---:" if numeric(v) else "---" for v in columns.values()) + "|"]
+    for row in zip(*columns.values()):
+        lines.append("| " + " | ".join(_cell(v, formats.get(name)) for name, v in zip(columns, row)) + " |")
+    return "\n".join(lines)
+
+
+def table(table, formats: dict[str, str] | None = None) -> None:
+    """Show a page's few-row result table (see :func:`markdown_table`) as Markdown, not ``st.dataframe``.
+
+    Why: every new tab that meets a data grid loads its code (about 0.5 MB)
+    while the page's other elements wait; Markdown's code is loaded already.
+    Data to browse (an upload's preview, the Claims list) keeps ``st.dataframe``.
+    """
+    st.markdown(markdown_table(table, formats))
 
 #: the key of the hidden chart that starts the browser's Plotly code early (tests leave it out of their counts)
 WARM_UP_KEY = "ikviz-plotly-warm-up"

@@ -1,9 +1,11 @@
 """Open a page of the app headless with Streamlit's AppTest (shared by the page tests)."""
 
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 HOME = str(Path(__file__).resolve().parents[1] / "app" / "Home.py")
@@ -43,3 +45,27 @@ def charts(at: AppTest) -> list[Chart]:
     sent = [(c.proto.id, json.loads(c.proto.json or "null")) for c in at.get("bidi_component")
             if c.proto.component_name == "ikviz_plotly_chart"]
     return [Chart(id_, data["figure"], data["config"], data["clickable"]) for id_, data in sent if data]
+
+
+def _cell(text: str):
+    text = re.sub(r"\\(.)", r"\1", text.strip())
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def read_table(markdown: str) -> pd.DataFrame | None:
+    """A Markdown table as app/ui.py's ``markdown_table`` writes it, read back (None if ``markdown`` is none)."""
+    lines = markdown.splitlines()
+    if len(lines) < 2 or not re.fullmatch(r"\|(-{3}:?\|)+", lines[1]):
+        return None
+    rows = [[_cell(c) for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+    return pd.DataFrame(rows[2:], columns=rows[0])
+
+
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """The page's result tables (app/ui.py's ``table``, Markdown) read back, numbers as numbers ("–" stays a string)."""
+    return [t for t in (read_table(m.value) for m in at.markdown) if t is not None]

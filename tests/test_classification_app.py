@@ -75,7 +75,7 @@ def open_page(**query):
 
 
 def tables(at):
-    return [d.value for d in at.dataframe]
+    return apptest.tables(at)
 
 
 def test_default_view_layout_and_url(fakes):

@@ -14,7 +14,7 @@ def open_page(**query):
 
 def table(at):
     """The AMI table as {measure: AMI}."""
-    df = at.dataframe[0].value
+    df = apptest.tables(at)[0]
     return dict(zip(df["measure"], df["AMI"]))
 
 
@@ -37,12 +37,12 @@ def test_density_peaks_shows_decision_graphs_and_eps_changes_the_result():
     at = open_page(n_per="100", alg="density_peaks")
     assert not at.error
     assert len(apptest.charts(at)) == 1 + 2 * 3  # classes, then a scatter and a decision graph per measure
-    first = at.dataframe[0].value
-    assert list(first["ε (% of m)"]) == ["2", "2", "2"]
+    first = apptest.tables(at)[0]
+    assert list(first["ε (% of m)"]) == [2, 2, 2]
     at.slider(key="_w_eps").set_value(40).run()
     assert not at.exception and at.query_params["eps"] == "40"
-    second = at.dataframe[0].value
-    assert list(second["ε (% of m)"]) == ["40", "40", "40"]
+    second = apptest.tables(at)[0]
+    assert list(second["ε (% of m)"]) == [40, 40, 40]
     assert list(first["AMI"]) != list(second["AMI"])
 
 
@@ -61,14 +61,14 @@ def test_shared_link_restores_the_view():
 def test_best_mode_sweeps_the_grid_and_plots_ami_against_the_parameter():
     at = open_page(n_per="50", mode="best", alg="kmeans", show_randlocal="0")
     assert not at.error
-    params = dict(zip(at.dataframe[0].value["measure"], at.dataframe[0].value["parameter"]))
+    params = dict(zip(apptest.tables(at)[0]["measure"], apptest.tables(at)[0]["parameter"]))
     assert params["raw features"] == "–"
     assert params["IK · iForest, height ≤ ⌈log₂ψ⌉ feature map"].startswith("ψ = ")  # the best ψ of the sweep
     assert len(apptest.charts(at)) == 1 + 2 + 1  # classes, two measures, the sweep figure
     # density peaks: each ψ at its best cutoff; the distance has no kernel parameter, so its cutoff is swept
     at = open_page(n_per="50", mode="best", alg="density_peaks", show_ag="0")
     assert not at.error
-    df = at.dataframe[0].value
+    df = apptest.tables(at)[0]
     assert len(apptest.charts(at)) == 1 + 2 * 2 + 1
     assert all(1 <= int(e) <= 99 for e in df["ε (% of m)"])
 

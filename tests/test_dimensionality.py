@@ -214,15 +214,15 @@ def open_page(**query):
 def test_instability_page_renders_and_eps_changes_the_numbers():
     at = open_page(d_max="100", trials="1", t="50")
     assert not at.error and not at.exception and len(apptest.charts(at)) == 4
-    table = at.dataframe[0].value
+    table = apptest.tables(at)[0]
     assert {"N_eps q_i, ε=0.005 (d=100)", "N_eps q_i, ε=0.05 (d=100)"} <= set(table.columns)
     text = " ".join(m.value for m in at.markdown)
     assert "paper's setting: ε = 0.005" in text and "where the effect shows: ε = 0.05" in text
     before = table.copy()
     at.select_slider(key="_w_eps").set_value(0.2).run()
     assert not at.exception and at.query_params["eps"] == "0.2"
-    assert not before.equals(at.dataframe[0].value)
-    assert "N_eps q_i, ε=0.2 (d=100)" in at.dataframe[0].value.columns
+    assert not before.equals(apptest.tables(at)[0])
+    assert "N_eps q_i, ε=0.2 (d=100)" in apptest.tables(at)[0].columns
     assert any("1/t" in m.value for m in at.markdown)
 
 
@@ -242,7 +242,7 @@ def test_hubness_and_indexing_sections_render():
     assert not at.exception and at.query_params["k"] == "3"
     at = open_page(section="indexing", dataset="wine", n_max="200", idx_t="50")
     assert not at.error and not at.exception and len(apptest.charts(at)) == 1
-    table = at.dataframe[0].value
+    table = apptest.tables(at)[0]
     assert len(table) == 4
     assert table["scikit-learn ran"].tolist() == ["ball_tree", "brute force (no tree)", "ball_tree", "ball_tree"]
     assert any("cannot use tree with sparse input" in m.value for m in at.markdown)
@@ -274,7 +274,7 @@ def test_page_in_presentation_mode_and_with_the_paper_eps_on_both_sides():
     at = open_page(d_max="30", trials="1", t="50", eps="0.005", present="1")
     assert not at.error and not at.exception and len(apptest.charts(at)) == 1  # one of four at a time
     assert len(at.radio(key="_w_fig").options) == 4
-    columns = list(at.dataframe[0].value.columns)
+    columns = list(apptest.tables(at)[0].columns)
     assert "N_eps q_i, ε=0.005 (d=30)" in columns and not any("ε=0.05 " in c for c in columns)
     at = open_page(section="indexing", dataset="wine", n_max="200", idx_t="50", present="1")
-    assert not at.error and not at.exception and len(at.dataframe[0].value) == 4
+    assert not at.error and not at.exception and len(apptest.tables(at)[0]) == 4

@@ -159,3 +159,26 @@ def test_bad_presentation_flag_is_reported_on_the_first_page():
     at = open_page(present="maybe")
     assert at.toggle(key="_w_present").value is False
     assert any("`present=maybe` → `present=0`" in n for n in notices(at))
+
+
+def test_a_run_writes_the_link_once_and_only_what_changed(monkeypatch):
+    """Each change of st.query_params is a message on which the browser adds a history entry and re-renders
+    the whole app: written control by control, opening the Classification lab from a bare link took 19
+    presses of the browser's Back button to leave it."""
+    from streamlit.runtime.state.query_params import QueryParams
+
+    sent = []
+    send = QueryParams._send_query_param_msg
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", lambda self: (sent.append(dict(self)), send(self)))
+    at = open_page()
+    sent.clear()
+    at.switch_page("views/classification.py").run()
+    assert not at.exception
+    [link] = sent  # sixteen controls, one message
+    assert {"section": "SVM", "data": "density-ratio", "psi": "16", "t": "100", "seeds": "5"}.items() <= link.items()
+    sent.clear()
+    at.run()  # nothing changed: nothing sent
+    assert sent == []
+    at.select_slider(key="_w_t").set_value(200).run()
+    assert len(sent) == 1 and sent[0]["t"] == "200" and sent[0]["psi"] == "16"
+    assert at.query_params["t"] == "200"

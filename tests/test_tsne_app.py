@@ -86,11 +86,11 @@ def test_real_dataset_and_capped_settings_are_explained(fakes):
 
 def test_search_range_runs_on_request(fakes):
     at = apptest.open_page(PAGE, **SMALL)
-    assert len(apptest.charts(at)) == 2 and len(at.dataframe) == 0
+    assert len(apptest.charts(at)) == 2 and len(apptest.tables(at)) == 0
     at.button(key="run_search").click().run()
     assert not at.exception and not at.error
-    assert len(apptest.charts(at)) == 3 and len(at.dataframe) == 1
-    assert list(at.dataframe[0].value["setting"]) == [5, 20]
+    assert len(apptest.charts(at)) == 3 and len(apptest.tables(at)) == 1
+    assert list(apptest.tables(at)[0]["setting"]) == [5, 20]
 
 
 @pytest.mark.slow
@@ -113,7 +113,7 @@ def test_search_range_offers_a_smaller_sample_first_and_the_full_size_one_click_
     at = apptest.open_page(PAGE, w="2", n="500")
     assert at.button(key="run_search").label == "Run it at this page's size"
     at.button(key="run_search_quick").click().run()
-    assert not at.exception and SEARCHED[-1] == 250 and len(at.dataframe) == 1
+    assert not at.exception and SEARCHED[-1] == 250 and len(apptest.tables(at)) == 1
     assert any("On 250 points per cluster (this page shows 500)" in c.value for c in at.caption)
     at.button(key="run_search").click().run()
     assert not at.exception and SEARCHED[-1] == 500

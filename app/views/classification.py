@@ -75,7 +75,7 @@ def svm_section():
     with ui.guarded("the SVM comparison"):
         result = store.compute(exp.run, p, ask=exp.cost_text(p))
         regions = result.regions
-        st.dataframe(plots.svm_table(result), hide_index=True)
+        ui.table(plots.svm_table(result))
         if not ui.presenting():
             st.caption(plots.svm_table_caption(result))
         if dataset == "density-ratio" and not ui.presenting():
@@ -109,7 +109,7 @@ def svm_section():
             paired = exp.PairedParams(p, seeds)
             res = store.compute(exp.paired_runs, paired, ask=exp.cost_text(p, len(seeds)))
             with c2:
-                st.dataframe(plots.paired_table(res), hide_index=True)
+                ui.table(plots.paired_table(res))
             fpr_text = exp.paired_fpr_text(res)
             if fpr_text:
                 st.markdown(fpr_text)
@@ -164,7 +164,7 @@ def online_section():
     with ui.guarded("the online learners"):
         result = store.compute(onl.run, p)
         figures.figure(plots.mistake_curve_figure(result), "mistakes", source=(onl.run, p))
-        st.dataframe(plots.online_table(result), hide_index=True)
+        ui.table(plots.online_table(result))
         if not ui.presenting():
             st.caption(plots.ONLINE_CAPTION)
 

@@ -126,9 +126,7 @@ with ui.guarded("the clustering"):
                 if note:
                     st.info(note)
 
-    st.dataframe(plots.summary_table(result), hide_index=True,
-                 column_config={"AMI": st.column_config.NumberColumn(format="%.3f"),
-                                "NMI": st.column_config.NumberColumn(format="%.3f")})
+    ui.table(plots.summary_table(result), formats={"AMI": "{:.3f}", "NMI": "{:.3f}"})
     if sweeps:
         figures.figure(plots.sweep_figure(sweeps), "chart_sweep", source=(exp.run, p))
 

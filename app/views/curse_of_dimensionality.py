@@ -77,7 +77,7 @@ def instability_section():
         with right:
             figures.figure(plots.variance_figure(paper), "chart_variance", source=source)
         figures.figure(plots.neps_by_eps_figure(views, titles), "chart_neps", source=source)
-        st.dataframe(plots.instability_table(views, p.d_values), hide_index=True)
+        ui.table(plots.instability_table(views, p.d_values))
         if not ui.presenting():
             st.markdown(plots.instability_findings(views, titles, p))
             st.caption(plots.instability_note(p))
@@ -105,7 +105,7 @@ def hubness_section():
     with ui.guarded("the k-occurrence distributions"):
         summary = exp.hubness_summary(store.compute(exp.run_hubness, p))
         figures.figure(plots.hubness_figure(summary), "chart_hubness", source=(exp.run_hubness, p))
-        st.dataframe(plots.hubness_table(summary), hide_index=True)
+        ui.table(plots.hubness_table(summary))
         if not ui.presenting():
             st.caption(plots.hubness_note(p))
 
@@ -126,7 +126,7 @@ def indexing_section():
         summary = idx.summary(store.compute(idx.run, p))
         figures.figure(idx_plots.indexing_figure(summary, p.k), "chart_indexing", source=(idx.run, p))
         rows = summary["methods"]
-        st.dataframe(idx_plots.indexing_table(rows, p.k), hide_index=True)
+        ui.table(idx_plots.indexing_table(rows, p.k))
         st.markdown(idx_plots.indexing_findings(rows))
         if not ui.presenting():
             st.caption(idx_plots.INDEXING_NOTE)

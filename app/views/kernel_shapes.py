@@ -63,10 +63,7 @@ with ui.guarded("the kernel contours"):
     with table:
         rmse = summary["rmse_vs_laplacian_psi"]
         st.markdown("**RMSE against L_ψ on this grid**")
-        st.dataframe(
-            {"kernel": [exp.KERNELS[k][0] for k in rmse], "RMSE vs L_ψ": [round(v, 3) for v in rmse.values()]},
-            hide_index=True,
-        )
+        ui.table({"kernel": [exp.KERNELS[k][0] for k in rmse], "RMSE vs L_ψ": [round(v, 3) for v in rmse.values()]})
     if not ui.presenting():
         with note:
             st.caption("Breiman's analysis behind IK ≈ L_ψ assumes d ≥ 5; in 2-D the match is rough, "

@@ -107,4 +107,4 @@ with ui.guarded("the t-SNE embeddings"):
             scan = store.compute(exp.run_search, scan_p)
             figures.figure(plots.search_figure(scan, w if synthetic else None), "chart_search",
                            source=(exp.run_search, scan_p))
-            st.dataframe(plots.search_table(scan), hide_index=True)
+            ui.table(plots.search_table(scan))
