@@ -47,5 +47,5 @@ tour.bar()
 try:
     page.run()
     figures.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted
-finally:  # also when the page stopped early (st.stop) or a rerun cut it short
-    ui.write_link()  # the controls' values into the URL, in one message
+finally:  # also when a rerun cut this one short: no value is left over for the next run's link
+    ui.write_link()  # the controls' values into the URL, in one message (a page that stops early: ui.stop)

@@ -175,6 +175,13 @@ def write_link() -> None:
         st.query_params.update(changed)
 
 
+def stop() -> None:
+    """``st.stop()`` for a page that cannot go on: its link gets this run's values first (Streamlit sends
+    no message after a stop, so :func:`write_link` at the run's end could not)."""
+    write_link()
+    st.stop()
+
+
 def notice(text: str) -> None:
     """Add a correction of a link value to this run's notice (see :func:`page_header`)."""
     st.session_state.setdefault(_NOTICES_KEY, []).append(text)

@@ -182,3 +182,10 @@ def test_a_run_writes_the_link_once_and_only_what_changed(monkeypatch):
     at.select_slider(key="_w_t").set_value(200).run()
     assert len(sent) == 1 and sent[0]["t"] == "200" and sent[0]["psi"] == "16"
     assert at.query_params["t"] == "200"
+
+
+def test_a_page_that_stops_early_still_writes_its_link():
+    at = open_page("clustering", show_ik="0", show_gk="0", show_ag="0")
+    assert any("Tick at least one measure" in i.value for i in at.info)  # the page stopped there (st.stop)
+    assert at.query_params["alg"] == "spectral" and at.query_params["mode"] == "fixed"
+    assert at.query_params["show_gk"] == "0"

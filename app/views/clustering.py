@@ -100,11 +100,11 @@ with ui.guarded("the clustering"):
     X, y = store.compute(exp.load, data, inline=True)
     if not measures:
         st.info("Tick at least one measure in the sidebar to compare.")
-        st.stop()
+        ui.stop()
     problem = exp.view_problem(X, y, p.k)
     if problem:
         st.warning(problem)
-        st.stop()
+        ui.stop()
     if not ui.presenting():
         st.caption(plots.data_caption(data, X, y, p.k))
 
