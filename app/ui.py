@@ -218,7 +218,6 @@ def guarded(what: str):
                  "Try other settings; if it persists, please report it with the page link.")
 
 
-
 # inline markup within a table cell (block markup such as "- " or "# " is not read there)
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|$~])")
 
@@ -263,6 +262,7 @@ def table(table, formats: dict[str, str] | None = None) -> None:
     Data to browse (an upload's preview, the Claims list) keeps ``st.dataframe``.
     """
     st.markdown(markdown_table(table, formats))
+
 
 #: the key of the hidden chart that starts the browser's Plotly code early (tests leave it out of their counts)
 WARM_UP_KEY = "ikviz-plotly-warm-up"

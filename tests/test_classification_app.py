@@ -74,13 +74,9 @@ def open_page(**query):
     return at
 
 
-def tables(at):
-    return apptest.tables(at)
-
-
 def test_default_view_layout_and_url(fakes):
     at = open_page()
-    (svm,) = tables(at)  # the SVM section alone: the online learners are not computed
+    (svm,) = apptest.tables(at)  # the SVM section alone: the online learners are not computed
     assert not [m.value for m in at.markdown if m.value.strip("`") == "None"]  # no stray value from Streamlit magic
     assert list(svm["kernel"]) == [LABELS[k] for k in KERNELS]
     assert svm["FPR"].tolist() == pytest.approx([0.1 + i / 1000 for i in range(5)])  # density ratio 10
@@ -92,7 +88,7 @@ def test_default_view_layout_and_url(fakes):
     assert "o_data" not in q
 
     at = open_page(section="Online learning")
-    (online,) = tables(at)
+    (online,) = apptest.tables(at)
     assert list(online["method"]) == list(onl.METHODS) and list(online["η"]) == list(onl.ETAS[:4])
     assert at.select_slider(key="_w_eta").disabled  # η tuned per learner by default
     assert len(apptest.charts(at)) == 1  # mistake curves
@@ -104,12 +100,12 @@ def test_controls_reach_the_computation_and_the_url(fakes):
     at = open_page()
     at.select_slider(key="_w_ratio").set_value(1).run()
     assert not at.exception and at.query_params["ratio"] == "1"
-    assert tables(at)[0]["FPR"].tolist() == pytest.approx([0.01 + i / 1000 for i in range(5)])
+    assert apptest.tables(at)[0]["FPR"].tolist() == pytest.approx([0.01 + i / 1000 for i in range(5)])
     at = open_page(tune_eta="0", section="Online learning")
     assert not at.toggle(key="_w_tune_eta").value and not at.select_slider(key="_w_eta").disabled
-    assert set(tables(at)[0]["η"]) == {0.2}
+    assert set(apptest.tables(at)[0]["η"]) == {0.2}
     at.select_slider(key="_w_eta").set_value(2.0).run()
-    online = tables(at)[0]
+    online = apptest.tables(at)[0]
     assert at.query_params["eta"] == "2.0" and set(online["η"]) == {2.0}
     assert online["final mistake rate"].tolist() == pytest.approx([0.5, 0.51, 0.52, 0.53])
 
@@ -123,17 +119,17 @@ def test_shared_link_restores_the_view_and_old_names_map_to_new_ones(fakes):
     assert at.selectbox(key="_w_data").value == "w-gaussians" and at.query_params["data"] == "w-gaussians"
     assert at.select_slider(key="_w_w").value == 10
     assert at.radio(key="_w_tuning").value == "fixed" and not at.select_slider(key="_w_psi").disabled
-    svm = tables(at)[0]
+    svm = apptest.tables(at)[0]
     assert list(svm["parameter"]) == ["gamma = 2^-2", "psi = 64", "psi = 64", "–", "psi = 64"]
     assert len(apptest.charts(at)) == 0  # 20-D data, fixed parameters: no regions, no CV curves
 
 
 def test_paired_runs_real_data_and_an_error_box(fakes):
     at = open_page(paired="1", seeds="3", data="wine", seed="7")
-    assert len(tables(at)) == 2  # SVM, paired summary
+    assert len(apptest.tables(at)) == 2  # SVM, paired summary
     assert "FPR(IK)" not in " ".join(m.value for m in at.markdown)  # wine: three classes, FPR undefined
     at.selectbox(key="_w_data").set_value("density-ratio").run()
-    paired = tables(at)[1]
+    paired = apptest.tables(at)[1]
     assert list(paired["kernel"]) == list(KERNELS)
     text = " ".join(m.value for m in at.markdown)
     # seeds 7, 8, 9; IK's FPR is 0.06, 0.05, 0.06 against RBF's 0.05, 0.06, 0.05
@@ -141,18 +137,18 @@ def test_paired_runs_real_data_and_an_error_box(fakes):
     at.selectbox(key="_w_data").set_value("iris").run()  # the stand-in fails on iris
     assert not at.exception
     assert [e.value for e in at.error] == ["Problem with the SVM comparison: no kernel fits these settings"]
-    assert len(tables(at)) == 1  # the paired runs still show theirs
+    assert len(apptest.tables(at)) == 1  # the paired runs still show theirs
 
 
 @pytest.mark.slow
 @pytest.mark.full
 def test_real_default_view():
     at = open_page()
-    (svm,) = tables(at)
+    (svm,) = apptest.tables(at)
     assert svm["accuracy"].between(0.7, 1).all() and svm["FNR"].lt(0.1).all()
     assert len(apptest.charts(at)) == 6
     at = open_page(section="Online learning")
-    (online,) = tables(at)
+    (online,) = apptest.tables(at)
     assert list(online["method"]) == list(onl.METHODS) and set(online["η"]) <= set(onl.ETAS)
     assert online["final mistake rate"].between(0, 0.5).all()
 
@@ -176,21 +172,21 @@ def test_online_gamma_is_set_per_data_set_unless_a_value_is_chosen(fakes, monkey
 
 def test_heavy_w_runs_on_request_and_light_w_at_once(fakes):
     at = open_page(data="w-gaussians", w="100")
-    assert len(tables(at)) == 1  # w = 100: computed at once
+    assert len(apptest.tables(at)) == 1  # w = 100: computed at once
     at = open_page(data="w-gaussians", w="5000")
-    assert not tables(at) and "10,000 dimensions" in at.info[0].value
+    assert not apptest.tables(at) and "10,000 dimensions" in at.info[0].value
     run = [b for b in at.button if b.key.startswith("_run_")]  # store.compute(ask=...): "Run it"
     assert len(run) == 1
     run[0].click().run()
-    assert not at.exception and len(tables(at)) == 1
+    assert not at.exception and len(apptest.tables(at)) == 1
     at.run()  # asked once: the view stays computed for this session
-    assert len(tables(at)) == 1
+    assert len(apptest.tables(at)) == 1
 
 
 def test_heavy_w_paired_runs_say_their_cost_per_seed_before_running(fakes):
     at = open_page(data="w-gaussians", w="5000", paired="1", seeds="3", seed="7")  # not computed before
     asks = [i.value for i in at.info if "the SVMs work in 10,000 dimensions" in i.value]
     assert len(asks) == 2 and "once for each of the 3 seeds" in asks[1]  # the single view's, then the paired
-    assert not tables(at)
+    assert not apptest.tables(at)
     at = open_page(data="w-gaussians", w="100", paired="1", seeds="3")
-    assert len(tables(at)) == 2 and not [i for i in at.info if "Run it" in i.value]  # light: both at once
+    assert len(apptest.tables(at)) == 2 and not [i for i in at.info if "Run it" in i.value]  # light: both at once
