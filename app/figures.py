@@ -6,7 +6,8 @@
 presentation mode a page shows one figure at a time, full width and redrawn
 for a projector (:func:`ikviz.plots.style.projector`), with a pager above it
 that picks the figure (``?fig=N`` in the link); :func:`grid` lays figures out
-side by side outside presentation mode.
+side by side outside presentation mode. Pages build their figures through
+:func:`built`: once for every session, held by the results store with their JSON.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 
 import plotly_chart
+import store
 import streamlit as st
 import ui
 
@@ -106,6 +108,26 @@ def grid(spec) -> list:
 
 
 # ------------------------------------------------------------------ one figure, with its numbers and code
+def _with_spec(builder, args: tuple, kwargs: dict):
+    """What the store holds for :func:`built`: the figure and its JSON (both count towards its memory bound)."""
+    fig = builder(*args, **kwargs)
+    return fig, fig.to_json()
+
+
+def built(builder, *args, **kwargs):
+    """``builder(*args, **kwargs)``, a Plotly figure of a result, built once for every session and rerun.
+
+    The results store holds it in memory (not on disk: a figure takes longer
+    to unpickle than to build), with the JSON :func:`plotly_chart.draw`
+    sends, so that going back to a value already shown, a reload or another
+    viewer's visit rebuilds and serialises nothing. The figure is shared
+    between sessions: do not modify it.
+    """
+    fig, spec = store.get_store().call(_with_spec, (builder, args, kwargs), {}, persist=False)
+    plotly_chart.keep_spec(fig, spec)
+    return fig
+
+
 def _snippet(source) -> str | None:
     """The Python snippet of ``source``: ``(fn, params)`` or ``(fn, args, kwargs)``; None if it cannot be written."""
     fn, *rest = source
@@ -141,8 +163,9 @@ def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=N
         plotly_chart.draw(fig, key=key, config=config, on_click=on_click)
         _export_menu(fig, key, source)
         return
+    # the enlarged copy is held as well, keyed by the figure's content (a pickle of it: a few ms, against 25 to make)
     slides.take(export.figure_title(fig),
-                lambda: plotly_chart.draw(projector(fig), key=key, config=config, on_click=on_click))
+                lambda: plotly_chart.draw(built(projector, fig), key=key, config=config, on_click=on_click))
 
 
 def clickable(fig, key: str, x_key: str, y_key: str, *, source=None):

@@ -19,6 +19,15 @@ _COMPONENT = st.components.v2.component(
     js=(Path(__file__).with_name("plotly_chart.js")).read_text(encoding="utf-8"), isolate_styles=False)
 
 
+_SPEC = "_ikviz_spec"  # the JSON of a figure that no longer changes (see keep_spec)
+
+
+def keep_spec(fig, spec: str) -> None:
+    """Send ``spec``, ``fig``'s JSON, whenever ``fig`` is drawn: a figure shared and drawn again and again
+    is serialised once. ``fig`` must not change afterwards."""
+    setattr(fig, _SPEC, spec)
+
+
 def draw(fig, *, key: str, config: dict | None = None, on_click=None):
     """Draw Plotly figure ``fig`` at the page's full width under ``key``.
 
@@ -26,7 +35,8 @@ def draw(fig, *, key: str, config: dict | None = None, on_click=None):
     point of the figure; ``st.session_state[key]["click"]`` then holds its
     ``{"x": ..., "y": ...}``.
     """
-    data = {"figure": fig.to_json(), "config": config or {}, "clickable": on_click is not None}
+    spec = fig.__dict__.get(_SPEC) or fig.to_json()
+    data = {"figure": spec, "config": config or {}, "clickable": on_click is not None}
     return _COMPONENT(key=key, data=data, on_click_change=on_click)
 
 

@@ -22,7 +22,8 @@ through the same store, so two views that share a fitted kernel or a data set
 compute it once. Held results are bounded in bytes (``IKVIZ_STORE_MB``,
 default 512) and on disk (``IKVIZ_STORE_DISK_MB``, default 2048); the least
 recently used go first. Results are shared between sessions: callers must not
-modify them.
+modify them. The pages' figures are held too, in memory only (``figures.built``):
+a rerun that draws a figure already shown rebuilds nothing.
 """
 
 from __future__ import annotations
@@ -186,12 +187,14 @@ class ResultsStore:
             _, (_, dropped) = self._held.popitem(last=False)
             self._bytes -= dropped
 
-    def _store(self, key: str, value) -> None:
+    def _store(self, key: str, value, persist: bool = True) -> None:
         try:
             blob = pickle.dumps(value, protocol=5)
             size = len(blob)
         except Exception:  # e.g. a compiled numba object: held, not persisted
             blob, size = None, _nbytes(value)
+        if not persist:
+            blob = None
         if blob is not None and self.directory is not None:
             tmp = self.directory / f"{key}.{os.getpid()}.{threading.get_ident()}.tmp"
             tmp.write_bytes(blob)
@@ -239,8 +242,12 @@ class ResultsStore:
             return self._lookup(self.key(fn, args, kwargs))
 
     # -- computing ---------------------------------------------------------------------------
-    def call(self, fn: Callable, args: tuple, kwargs: dict, progress=None):
-        """``fn(*args, **kwargs)``, computed at most once at a time across threads, and then held."""
+    def call(self, fn: Callable, args: tuple, kwargs: dict, progress=None, persist: bool = True):
+        """``fn(*args, **kwargs)``, computed at most once at a time across threads, and then held.
+
+        ``persist=False`` holds it in memory only: for what is quicker to make again than to read back
+        from disk (a Plotly figure takes longer to unpickle than to build from its result).
+        """
         key = self.key(fn, args, kwargs)
         while True:
             with self._lock:
@@ -266,7 +273,7 @@ class ResultsStore:
             with self._lock:
                 self._inflight.pop(key, None)
         self.computed += 1
-        self._store(key, value)
+        self._store(key, value, persist)
         future.set_result(value)
         return value
 

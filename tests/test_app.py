@@ -63,6 +63,31 @@ def test_figures_reach_the_browser_as_plotly_json_and_only_the_contours_take_cli
     assert sharpness.config["toImageButtonOptions"]["filename"] == "kernel-shapes-chart_sharpness"
 
 
+def test_a_figure_already_shown_is_sent_again_without_being_built(monkeypatch):
+    import functools
+
+    from ikviz.plots import kernel_shapes as plots
+
+    built = []
+    for name in ("contour_figure", "sharpness_figure"):
+        def counted(*args, _build=getattr(plots, name), **kwargs):
+            built.append(_build.__name__)
+            return _build(*args, **kwargs)
+        monkeypatch.setattr(plots, name, functools.wraps(getattr(plots, name))(counted))
+
+    at = open_page("kernel_shapes", psi="8", ref_x="0.35", t="50")
+    first = [c.spec for c in charts(at)]
+    assert len(built) == 7
+    at.slider(key="_w_ref_x").set_value(0.4).run()
+    assert [c.spec for c in charts(at)] != first and len(built) == 14  # every figure follows the reference
+    at.slider(key="_w_ref_x").set_value(0.35).run()  # back: the figures of the first run, none built again
+    assert [c.spec for c in charts(at)] == first and len(built) == 14
+    other = open_page("kernel_shapes", psi="8", ref_x="0.35", t="50")  # another viewer of the same link
+    assert [c.spec for c in charts(other)] == first and len(built) == 14
+    other.toggle(key="_w_data").set_value(True).run()  # the data points change the contours, not the sharpness
+    assert built[14:] == ["contour_figure"] * 6 and [c.spec for c in charts(other)][6] == first[6]
+
+
 def test_shared_link_restores_the_view_and_ignores_bad_values():
     at = open_page("kernel_shapes", psi="16", t="500", ref_y="-0.25", gamma="banana", n="77")
     assert at.select_slider(key="_w_psi").value == 16

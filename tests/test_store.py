@@ -119,6 +119,15 @@ def test_results_persist_on_disk_for_a_restarted_server(tmp_path):
     assert CALLS == [7]
 
 
+def test_what_is_held_in_memory_only_never_reaches_the_disk(tmp_path):
+    store = ResultsStore(directory=tmp_path)
+    first = store.call(slow_square, (7,), {"delay": 0.0}, persist=False)
+    assert store.call(slow_square, (7,), {"delay": 0.0}, persist=False) is first  # held: the same object
+    assert CALLS == [7] and store.held_bytes > 8_000 and not list(tmp_path.glob("*"))
+    ResultsStore(directory=tmp_path).call(slow_square, (7,), {"delay": 0.0})  # a restart computes it again
+    assert CALLS == [7, 7]
+
+
 def test_lambdas_are_refused_because_their_name_is_not_an_identity():
     with pytest.raises(TypeError, match="module-level function"):
         ResultsStore(workers=1).memo(lambda x: x)(1)

@@ -59,8 +59,9 @@ def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
     assert at.query_params["psi"] == "10"
     assert apptest.charts(at)[1].spec != before_ik      # IK recomputed
     assert apptest.charts(at)[0].spec == before_gk
-    # new: the run, IK's affinities, IK's embedding, the replay figure; GK's embedding and the data reused
-    assert computed() - before == 4
+    # new: the run, IK's affinities, IK's embedding and the new result's three figures (GK's drawn as before);
+    # GK's embedding and the data reused
+    assert computed() - before == 6
     at.selectbox(key="_w_data").set_value("w-gaussians-unequal").run()
     assert not at.exception and at.query_params["data"] == "w-gaussians-unequal"
 

@@ -89,10 +89,10 @@ def svm_section():
                 cols = figures.grid(3)
                 for col, k in zip(cols, row):
                     with col:
-                        figures.figure(plots.regions_figure(result, k, box=box, disc=disc), f"regions_{k}",
-                                       source=(exp.run, p))
+                        fig = figures.built(plots.regions_figure, result, k, box=box, disc=disc)
+                        figures.figure(fig, f"regions_{k}", source=(exp.run, p))
         if tuning == "cv":
-            figures.figure(plots.cv_figure(result), "cv_curves", source=(exp.run, p))
+            figures.figure(figures.built(plots.cv_figure, result), "cv_curves", source=(exp.run, p))
         if not ui.presenting():
             st.markdown(plots.svm_note(dataset, grid, shape, tuning))
 
@@ -115,9 +115,11 @@ def svm_section():
                 st.markdown(fpr_text)
                 if dataset == "density-ratio":
                     st.caption(exp.paired_effect_caption(res, shape, ratio))
-                figures.figure(plots.paired_figure(res, "FPR"), "paired_fpr", source=(exp.paired_runs, paired))
+                figures.figure(figures.built(plots.paired_figure, res, "FPR"), "paired_fpr",
+                               source=(exp.paired_runs, paired))
             else:
-                figures.figure(plots.paired_figure(res, "accuracy"), "paired_acc", source=(exp.paired_runs, paired))
+                figures.figure(figures.built(plots.paired_figure, res, "accuracy"), "paired_acc",
+                               source=(exp.paired_runs, paired))
 
 
 def online_section():
@@ -163,7 +165,7 @@ def online_section():
                    tune_eta=bool(tune))
     with ui.guarded("the online learners"):
         result = store.compute(onl.run, p)
-        figures.figure(plots.mistake_curve_figure(result), "mistakes", source=(onl.run, p))
+        figures.figure(figures.built(plots.mistake_curve_figure, result), "mistakes", source=(onl.run, p))
         ui.table(plots.online_table(result))
         if not ui.presenting():
             st.caption(plots.ONLINE_CAPTION)

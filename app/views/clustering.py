@@ -113,22 +113,24 @@ with ui.guarded("the clustering"):
     axis_titles = exp.projection_axes(data, X.shape[1])[:2]
     cols = figures.grid(1 + len(evaluations))
     with cols[0]:
-        figures.figure(plots.scatter_figure(X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
-                                            axis_titles=axis_titles), "chart_classes", source=(exp.run, p))
+        fig = figures.built(plots.scatter_figure, X2, y, "true classes<br><sub>the labels AMI compares with</sub>",
+                            axis_titles=axis_titles)
+        figures.figure(fig, "chart_classes", source=(exp.run, p))
     for col, (m, ev) in zip(cols[1:], evaluations.items()):
         with col:
             shown = match_labels(y, ev.labels)  # a recovered class keeps its colour
-            figures.figure(plots.scatter_figure(X2, shown, plots.evaluation_title(ev), centres=ev.centres,
-                                                axis_titles=axis_titles), f"chart_{m}", source=(exp.run, p))
+            fig = figures.built(plots.scatter_figure, X2, shown, plots.evaluation_title(ev), centres=ev.centres,
+                                axis_titles=axis_titles)
+            figures.figure(fig, f"chart_{m}", source=(exp.run, p))
             if algorithm == "density_peaks":
-                figures.figure(plots.decision_graph_figure(ev), f"chart_dg_{m}", source=(exp.run, p))
+                figures.figure(figures.built(plots.decision_graph_figure, ev), f"chart_dg_{m}", source=(exp.run, p))
                 note = plots.decision_graph_note(ev)
                 if note:
                     st.info(note)
 
     ui.table(plots.summary_table(result), formats={"AMI": "{:.3f}", "NMI": "{:.3f}"})
     if sweeps:
-        figures.figure(plots.sweep_figure(sweeps), "chart_sweep", source=(exp.run, p))
+        figures.figure(figures.built(plots.sweep_figure, sweeps), "chart_sweep", source=(exp.run, p))
 
     notes = plots.view_notes(algorithm, mode)
     if notes and not ui.presenting():

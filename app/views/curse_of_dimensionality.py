@@ -73,15 +73,16 @@ def instability_section():
 
         left, right = figures.grid([1, 2])
         with left:
-            figures.figure(plots.dataset_figure(result.preview, result.labels, p.offset), "chart_data", source=source)
+            figures.figure(figures.built(plots.dataset_figure, result.preview, result.labels, p.offset), "chart_data",
+                           source=source)
         with right:
-            figures.figure(plots.variance_figure(paper), "chart_variance", source=source)
-        figures.figure(plots.neps_by_eps_figure(views, titles), "chart_neps", source=source)
+            figures.figure(figures.built(plots.variance_figure, paper), "chart_variance", source=source)
+        figures.figure(figures.built(plots.neps_by_eps_figure, views, titles), "chart_neps", source=source)
         ui.table(plots.instability_table(views, p.d_values))
         if not ui.presenting():
             st.markdown(plots.instability_findings(views, titles, p))
             st.caption(plots.instability_note(p))
-        figures.figure(plots.t_curve_figure(paper), "chart_tcurve", source=source)
+        figures.figure(figures.built(plots.t_curve_figure, paper), "chart_tcurve", source=source)
         if not ui.presenting():
             st.caption(plots.t_curve_note(p))
 
@@ -104,7 +105,7 @@ def hubness_section():
                           sigma=hub_sigma, seed=int(seed))
     with ui.guarded("the k-occurrence distributions"):
         summary = exp.hubness_summary(store.compute(exp.run_hubness, p))
-        figures.figure(plots.hubness_figure(summary), "chart_hubness", source=(exp.run_hubness, p))
+        figures.figure(figures.built(plots.hubness_figure, summary), "chart_hubness", source=(exp.run_hubness, p))
         ui.table(plots.hubness_table(summary))
         if not ui.presenting():
             st.caption(plots.hubness_note(p))
@@ -124,7 +125,7 @@ def indexing_section():
     p = idx.Params(dataset=dataset, n_max=n_max, k=k, psi=idx_psi, t=idx_t, seed=int(seed))
     with ui.guarded("the indexing comparison"):
         summary = idx.summary(store.compute(idx.run, p))
-        figures.figure(idx_plots.indexing_figure(summary, p.k), "chart_indexing", source=(idx.run, p))
+        figures.figure(figures.built(idx_plots.indexing_figure, summary, p.k), "chart_indexing", source=(idx.run, p))
         rows = summary["methods"]
         ui.table(idx_plots.indexing_table(rows, p.k))
         st.markdown(idx_plots.indexing_findings(rows))

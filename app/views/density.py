@@ -29,8 +29,8 @@ def contour_row(kernels, spec, p, ref, keys, data, probes=None, cells=False):
             part = (store.compute(surfaces.partition_cells, kernel, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
                     if cells and kernel in surfaces.IK_KERNELS else None)
             chart_key = f"density_{keys[0]}_{kernel}"
-            fig = similarity_contour(surfaces.grid_axis(p.grid), z, title=surfaces.KERNELS[kernel][0], ref=ref,
-                                     data=data, probes=probes, partition=part, clickable=True, height=380)
+            fig = figures.built(similarity_contour, surfaces.grid_axis(p.grid), z, title=surfaces.KERNELS[kernel][0],
+                                ref=ref, data=data, probes=probes, partition=part, clickable=True, height=380)
             figures.clickable(fig, chart_key, *keys, source=(surfaces.surface, (kernel, spec), settings))
 
 
@@ -96,7 +96,8 @@ if section == "Four quadrants":
         pairs = store.compute(exp.probe_similarities, *args, **kwargs)
         left, right = figures.grid([3, 2])
         with left:
-            figures.figure(plots.pairs_figure(pairs), "pairs", source=(exp.probe_similarities, args, kwargs))
+            figures.figure(figures.built(plots.pairs_figure, pairs), "pairs",
+                           source=(exp.probe_similarities, args, kwargs))
         with right:
             st.markdown("**Which pair is more similar?**")
             st.markdown(exp.verdict(pairs))
@@ -108,7 +109,7 @@ elif section == "Margin vs ψ":
         args = (p.counts, p.sparse_pair, p.dense_pair)
         kwargs = {"psis": p.margin_psis, "t": p.margin_t, "seeds": p.margin_seeds, "seed": p.seed}
         margins = store.compute(exp.margin_curve, *args, **kwargs)
-        figures.figure(plots.margin_figure(margins), "margins", source=(exp.margin_curve, args, kwargs))
+        figures.figure(figures.built(plots.margin_figure, margins), "margins", source=(exp.margin_curve, args, kwargs))
         if not ui.presenting():
             st.caption(plots.margin_caption(p))
 
@@ -120,7 +121,8 @@ elif section == "Similarity vs density":
     with ui.guarded("similarity against density"):
         kwargs = {"psi": p.psi, "t": p.t, "distance": distance, "n_pairs": p.n_pairs, "k": k, "seed": p.seed}
         dens = store.compute(exp.similarity_vs_density, p.counts, **kwargs)
-        figures.figure(plots.density_figure(dens), "density", source=(exp.similarity_vs_density, (p.counts,), kwargs))
+        figures.figure(figures.built(plots.density_figure, dens), "density",
+                       source=(exp.similarity_vs_density, (p.counts,), kwargs))
         st.markdown(plots.trend_text(exp.density_trend(dens)))
         if not ui.presenting():
             st.caption(plots.density_caption(p.n_pairs, distance))
@@ -151,7 +153,7 @@ elif section == "IK ≈ Laplacian (Fig. 2)":
         with ui.guarded("the RMSE grid"):
             grid = store.compute(exp.run_grid, grid_p)
             st.session_state[key] = True
-            figures.figure(plots.rmse_figure(grid), "rmse", source=(exp.run_grid, grid_p))
+            figures.figure(figures.built(plots.rmse_figure, grid), "rmse", source=(exp.run_grid, grid_p))
             for text in plots.grid_summary_texts(grid):
                 st.markdown(text)
             if not ui.presenting():
@@ -162,7 +164,7 @@ else:  # Sharpness
         t_sharp = exp.sharpness_t(p.t)
         profiles = [store.compute(kernel_shapes.sharpness, n=2000, psi=q, t=t_sharp, ref=(0.0, 0.0),
                                   seed=p.seed) for q in exp.sharpness_psis(p.psi)]
-        figures.figure(shape_plots.sharpness_figure(profiles), "sharpness",
+        figures.figure(figures.built(shape_plots.sharpness_figure, profiles), "sharpness",
                        source=(kernel_shapes.sharpness, (),
                                {"n": 2000, "psi": p.psi, "t": t_sharp, "ref": (0.0, 0.0), "seed": p.seed}))
         if not ui.presenting():

@@ -42,7 +42,7 @@ p = exp.Params(dataset=dataset, psi=int(psi), t=int(t), method=method, ref_x=flo
 
 with ui.guarded("the build-up"):
     result = store.compute(exp.run, p)
-    figures.figure(plots.build_up_figure(result), "chart_build_up", source=(exp.run, p))
+    figures.figure(figures.built(plots.build_up_figure, result), "chart_build_up", source=(exp.run, p))
     numbers = exp.summary(result)
     left, middle, right = st.columns(3)
     left.metric("partitionings", f"{numbers['partitionings']}")

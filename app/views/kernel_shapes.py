@@ -55,8 +55,8 @@ with ui.guarded("the kernel contours"):
     for start in range(0, len(keys), 3):
         for col, kernel in zip(figures.grid(3), keys[start:start + 3]):
             with col:
-                fig = plots.contour_figure(result, kernel, show_cells=show_cells, show_data=show_data,
-                                           clickable=True)
+                fig = figures.built(plots.contour_figure, result, kernel, show_cells=show_cells,
+                                    show_data=show_data, clickable=True)
                 figures.clickable(fig, f"chart_{kernel}", "ref_x", "ref_y", source=(exp.run, p))
     summary = exp.summary(result)
     table, note = st.columns([1, 2])
@@ -70,7 +70,7 @@ with ui.guarded("the kernel contours"):
                        "and closest for the height-limited iForest. iNNE's balls need not cover the "
                        "plane: a point outside every ball of a partitioning shares no cell in it.")
 
-    figures.figure(plots.sharpness_figure(result.sharpness), "chart_sharpness", source=(exp.run, p))
+    figures.figure(figures.built(plots.sharpness_figure, result.sharpness), "chart_sharpness", source=(exp.run, p))
     if not ui.presenting():
         widths = summary["sharpness_half_width"]
         text = ", ".join(f"ψ = {k}: {v:.2f}" for k, v in widths.items() if v is not None)

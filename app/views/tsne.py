@@ -68,7 +68,7 @@ with ui.guarded("the t-SNE embeddings"):
     result = store.compute(exp.run, p)
     for col, kernel in zip(figures.grid(2), exp.KERNELS):
         with col:
-            figures.figure(plots.result_figure(result, kernel), f"chart_{kernel}", source=(exp.run, p))
+            figures.figure(figures.built(plots.result_figure, result, kernel), f"chart_{kernel}", source=(exp.run, p))
             if not figures.shown():  # presentation mode: the other kernel's figure, and so its scores
                 continue
             scores = result.embeddings[kernel].scores
@@ -84,7 +84,7 @@ with ui.guarded("the t-SNE embeddings"):
             st.caption(plots.PAPER_NOTE)
 
     if replay:
-        figures.figure(store.compute(plots.animation_figure, result, inline=True), "chart_animation",
+        figures.figure(figures.built(plots.animation_figure, result), "chart_animation",
                        source=(exp.run, p))
 
     with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
@@ -105,6 +105,6 @@ with ui.guarded("the t-SNE embeddings"):
             if quick:
                 st.caption(f"On {exp.SEARCH_QUICK_N} points per cluster (this page shows {n_per}).")
             scan = store.compute(exp.run_search, scan_p)
-            figures.figure(plots.search_figure(scan, w if synthetic else None), "chart_search",
+            figures.figure(figures.built(plots.search_figure, scan, w if synthetic else None), "chart_search",
                            source=(exp.run_search, scan_p))
             ui.table(plots.search_table(scan))

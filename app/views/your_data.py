@@ -22,10 +22,11 @@ def show_big_result(res: exp.BigFileResult) -> None:
     texts = plots.big_file_texts(res, scheduler_address())
     st.caption(texts["read"])
     if res.learn is not None:
-        figures.figure(plots.learn_figure(res.learn), "big_learn", source=(exp.big_file_check, res.params))
+        figures.figure(figures.built(plots.learn_figure, res.learn), "big_learn",
+                       source=(exp.big_file_check, res.params))
         st.dataframe(plots.learn_table(res.learn), hide_index=True)
         st.caption(texts["learn"])
-    figures.figure(plots.cell_figure(res), "big_cells", source=(exp.big_file_check, res.params))
+    figures.figure(figures.built(plots.cell_figure, res), "big_cells", source=(exp.big_file_check, res.params))
     if texts["purity"]:
         st.markdown(texts["purity"])
 
