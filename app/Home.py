@@ -1,12 +1,17 @@
 """ikviz app entry point: ``streamlit run app/Home.py``."""
 
+from pathlib import Path
+
 import figures
 import prepare
 import streamlit as st
 import tour
 import ui
 
-st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=":material/forest:", layout="wide")
+# a file of ours, not a Material icon: Streamlit fetches those for the tab from fonts.gstatic.com, which a
+# classroom offline cannot reach (two failed requests on every page) and which should not see every viewer
+ICON = Path(__file__).with_name("static") / "favicon.png"
+st.set_page_config(page_title="ikviz · Isolation Kernel", page_icon=str(ICON), layout="wide")
 
 
 @st.cache_resource(show_spinner=False)
