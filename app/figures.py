@@ -59,7 +59,7 @@ class _Slides:
             if self.chosen > n:
                 ui.notice(f"`{SLIDE_KEY}={self.chosen}` → `{SLIDE_KEY}={n}` (this page has {n} figures)")
                 st.session_state[ui.state_key(SLIDE_KEY)] = n
-                st.query_params[SLIDE_KEY] = str(n)
+                ui.to_link(SLIDE_KEY, str(n))  # replaces the value the pager's control put there
                 self.last()
             if n > 1:
                 label, key, on_change = self.pager

@@ -196,7 +196,7 @@ def test_a_link_names_the_figure_and_one_beyond_the_last_is_the_last_with_a_noti
     assert chart_keys(at) == ["chart_ik_iforest"] and at.radio(key="_w_fig").value == 3
     at = apptest.open_page("kernel_shapes", present="1", fig="12")
     assert chart_keys(at) == ["chart_sharpness"] and at.radio(key="_w_fig").value == 7
-    assert any("`fig=12` → `fig=7`" in w.value for w in at.warning)
+    assert any("`fig=12` → `fig=7`" in w.value for w in at.warning) and at.query_params["fig"] == "7"
     at = apptest.open_page(None, present="1", fig="zero")  # said on the page the link opens
     assert any("`fig=zero` → `fig=1`" in w.value for w in at.warning) and at.query_params["fig"] == "1"
 
