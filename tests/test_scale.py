@@ -20,7 +20,7 @@ pytest.importorskip("dask.distributed")
 
 from ikviz import IsolationKernel  # noqa: E402
 from ikviz.cli import main  # noqa: E402
-from ikviz.scale.arrays import is_dask_array, map_row_blocks, n_rows, take_rows  # noqa: E402
+from ikviz._dask import is_dask_array, map_row_blocks, n_rows, take_rows  # noqa: E402
 from ikviz.scale.cluster import connect  # noqa: E402
 from ikviz.scale.io import read_dataset  # noqa: E402
 from ikviz.scale.run import cell_dtype, features, learn  # noqa: E402
@@ -52,7 +52,7 @@ def frame(X):
 
 # ------------------------------------------------------------------- arrays
 def test_importing_ikviz_does_not_import_dask():
-    code = ("import sys, numpy as np, ikviz, ikviz.cli; from ikviz.scale.arrays import is_dask_array; "
+    code = ("import sys, numpy as np, ikviz, ikviz.cli; from ikviz._dask import is_dask_array; "
             "assert not is_dask_array(np.zeros((2, 2))); assert 'dask' not in sys.modules, 'dask imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -352,7 +352,7 @@ def source_rows(source: Source, seed: int = 0, *, memo: Memo | None = None) -> i
     """How many rows ``source`` has in all (the checks may use a sample of them)."""
     memo, _ = resolve(memo, None)
     if source.kind == "big":
-        from ..scale.arrays import n_rows
+        from .._dask import n_rows
         from ..scale.io import read_dataset
 
         return int(n_rows(read_dataset(check_data_path(source.name), None, source.label).X))
@@ -676,7 +676,7 @@ def big_file_sample(path: str, label: str | None, rows: int, seed: int = 0) -> B
     0..k-1 in the order of their sorted values (``data.classes``).
     """
     from ..data.upload import UserData
-    from ..scale.arrays import n_rows, take_rows
+    from .._dask import n_rows, take_rows
     from ..scale.io import read_dataset
     from ..scale.run import shared_client
 
@@ -746,7 +746,7 @@ def big_file_check(p: BigFileParams, *, memo: Memo | None = None, progress: Prog
     The cluster is :func:`ikviz.scale.run.shared_client`'s: ``$DASK_SCHEDULER_ADDRESS``
     if set, else a ``LocalCluster`` of threads started once per process.
     """
-    from ..scale.arrays import n_rows
+    from .._dask import n_rows
     from ..scale.io import read_dataset
     from ..scale.run import cell_counts, learn, shared_client
 

@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
 
 from .._validation import as_generator, check_dense_size, check_matrix
-from ..scale.arrays import is_dask_array
+from .._dask import is_dask_array
 from .cell_index import CellIndex
 from ._inne import covering_balls, sample_radii
 from ._itree import build_forest, route
@@ -221,7 +221,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         self : IsolationKernel
         """
         if is_dask_array(X):
-            from ..scale.arrays import n_rows, take_rows
+            from .._dask import n_rows, take_rows
 
             n, d = n_rows(X), X.shape[1]
         else:
@@ -345,7 +345,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         return out
 
     def _map_dask(self, X, func, n_cols, dtype, sparse=False):
-        from ..scale.arrays import map_row_blocks
+        from .._dask import map_row_blocks
 
         check_is_fitted(self, "psi_")
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:

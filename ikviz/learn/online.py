@@ -40,7 +40,7 @@ from .._validation import validate_data
 from ..features import LowRankNystroem, RandLocal, RandomFourierFeatures
 from ..kernels import IsolationKernel
 from ..kernels.isolation import METHODS as IK_METHODS
-from ..scale.arrays import is_dask_array
+from .._dask import is_dask_array
 from ._ogd import (dense_scores, fourier_map, gaussian_nystroem_map, kernel_ogd_budget, kernel_scores,
                    ogd_dense, ogd_sparse, sparse_scores)
 

@@ -1,7 +1,9 @@
-"""Isolation Kernel beyond one machine's memory: Dask arrays, a local cluster, any cluster by address.
+"""Isolation Kernel beyond one machine's memory: files, a local cluster, any cluster by address.
 
-* :mod:`ikviz.scale.arrays`: row access and row-block maps on Dask arrays (used by
-  :class:`ikviz.IsolationKernel` when given a Dask array);
+A top-level pipeline beside the command line: nothing in the engine imports it. Row access and
+row-block maps on Dask arrays (what :class:`ikviz.IsolationKernel` uses when given a Dask array)
+live on the ground floor, in ``ikviz._dask``.
+
 * :mod:`ikviz.scale.io`: Parquet / CSV files, folders and globs to a Dask array, with
   errors naming the file and row;
 * :mod:`ikviz.scale.cluster`: a ``dask.distributed`` client (a ``LocalCluster`` by

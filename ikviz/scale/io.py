@@ -269,7 +269,7 @@ def read_dataset(spec, columns=None, label=None, *, chunk_rows: int = CHUNK_ROWS
 
     Row-chunk sizes of ``X`` are known for Parquet (from the metadata); for
     CSV they are unknown until the data are parsed once (see
-    :func:`ikviz.scale.arrays.n_rows`).
+    :func:`ikviz._dask.n_rows`).
     """
     import dask.dataframe as dd
     import pandas as pd

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .arrays import map_row_blocks, n_rows
+from .._dask import map_row_blocks, n_rows
 from .cluster import compute_with_progress, connect
 from .io import CHUNK_ROWS, CSV_BLOCKSIZE, discard, publish, read_dataset, temporary_path
 

@@ -1,4 +1,9 @@
-"""Dask arrays for the Isolation Kernel: row access and row-block maps.
+"""Dask arrays on the ground floor: row access and row-block maps, for any estimator of ikviz.
+
+The one place where ikviz meets Dask arrays: the engine (``ikviz.kernels``,
+``ikviz.learn``) dispatches on them through these four functions, and the
+top-level pipeline :mod:`ikviz.scale` (files, clusters, ``ikviz scale``) is
+built on them; nothing here imports from the rest of ikviz.
 
 Import-light: nothing here imports Dask at module import time, so
 ``ikviz.kernels`` stays fast to import for NumPy users. The kernel calls
@@ -41,7 +46,7 @@ def n_rows(X) -> int:
     A Dask array made from a data frame without lengths (``to_dask_array()``)
     has unknown row-chunk sizes (NaN); they are computed here, in place
     (``X.compute_chunk_sizes()``): one parallel pass that reads every block and
-    keeps only its length. Dask arrays made by :func:`ikviz.scale.io.read_array`
+    keeps only its length. Dask arrays made by :func:`ikviz.scale.io.read_dataset`
     from Parquet know their sizes from the files' metadata and need no pass.
     """
     if not is_dask_array(X):
