@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-__all__ = ["figure_csv", "figure_json", "figure_table", "figure_title", "python_snippet"]
+__all__ = ["csv_cell", "figure_csv", "figure_json", "figure_table", "figure_title", "python_snippet"]
 
 #: per-point attributes copied into the table when a trace has one value per point
 _POINT_FIELDS = ("z", "text", "hovertext", "customdata")
@@ -178,18 +178,59 @@ def figure_title(fig) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", text)).strip()
 
 
+#: a spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV injection")
+_FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re.IGNORECASE)
+
+
+def csv_cell(value):
+    """``value`` safe for a spreadsheet: text that starts like a formula gets a leading ``'``; numbers stay.
+
+    OWASP's rule for CSV injection: a cell beginning with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return is prefixed with a single quote, so that
+    a spreadsheet shows it as text instead of evaluating it. Numbers, and text
+    that is exactly a number (``"-0.5"``), are left as they are.
+
+    Examples
+    --------
+    >>> csv_cell("=SUM(A1:A9)"), csv_cell("@SUM(A1)"), csv_cell("+cmd")
+    ("'=SUM(A1:A9)", "'@SUM(A1)", "'+cmd")
+    >>> csv_cell(-0.5), csv_cell("-0.5"), csv_cell("-1+2"), csv_cell("IK")
+    (-0.5, '-0.5', "'-1+2", 'IK')
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_LEAD) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def figure_csv(fig) -> str:
-    """:func:`figure_table` as CSV text (comma-separated, a header row, no index).
+    """:func:`figure_table` as CSV text (comma-separated, a header row, no index), safe to open in a spreadsheet.
+
+    Text cells that a spreadsheet would run as a formula are neutralised
+    (:func:`csv_cell`); numbers, negative ones included, are written as they are.
 
     Examples
     --------
     >>> import plotly.graph_objects as go
-    >>> print(figure_csv(go.Figure(go.Scatter(x=[1, 2], y=[0.5, 0.25], name="IK"))), end="")
+    >>> print(figure_csv(go.Figure(go.Scatter(x=[1, 2], y=[0.5, -0.25], name="IK"))), end="")
     trace,x,y
     IK,1,0.5
-    IK,2,0.25
+    IK,2,-0.25
+    >>> print(figure_csv(go.Figure(go.Bar(x=["=1+1", "-2"], y=[1, 2], name="@evil"))), end="")
+    trace,x,y
+    '@evil,'=1+1,1
+    '@evil,-2,2
     """
-    return figure_table(fig).to_csv(index=False)
+    table = figure_table(fig)
+    carriage_return = False
+    for column in table.columns:
+        if not pd.api.types.is_numeric_dtype(table[column]):
+            table[column] = table[column].map(csv_cell)
+            carriage_return |= any(isinstance(v, str) and "\r" in v for v in table[column])
+    table.columns = [csv_cell(str(c)) for c in table.columns]
+    # Python's CSV writer quotes a field holding a character of the line terminator only: with "\n" alone, a
+    # bare "\r" in a cell would end the row in a reader. RFC 4180's CRLF then, where a cell holds one
+    return table.to_csv(index=False, lineterminator="\r\n" if carriage_return else "\n")
 
 
 def figure_json(fig) -> str:

@@ -255,3 +255,27 @@ def test_plotly_code_is_loaded_early_on_pages_with_figures_only():
     assert not warm
     at = apptest.open_page("density", t="100", section="Margin vs ψ")
     assert [c for c in at.get("bidi_component") if "warm-up" in c.proto.id]
+
+
+# ------------------------------------------------------------------ CSV injection (issue 31 item 6)
+def test_csv_cells_that_a_spreadsheet_would_run_are_quoted_and_numbers_are_not():
+    from ikviz.export import csv_cell
+
+    evil = ["=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)", "\tTAB", "\rCR"]
+    fig = go.Figure([go.Bar(x=evil, y=[-1.5, -2, 0.0, 3, -1e-9, 7], name="=evil()", text=["-3", "ok", "a", "b", "c",
+                                                                                             "+5e3"]),
+                     go.Scatter(x=[-0.25, 1.0], y=[-7, 8], name="-neg", customdata=[["@x", -1], ["y", 2]])])
+    text = figure_csv(fig)
+    table = pd.read_csv(StringIO(text), keep_default_na=False, dtype=str)
+    bars = table[table["trace"] == "'=evil()"]
+    assert list(bars["x"]) == ["'" + v for v in evil]
+    # numbers, negative ones included, and text that is exactly a number are written unchanged
+    assert list(bars["y"]) == ["-1.5", "-2.0", "0.0", "3.0", "-1e-09", "7.0"]
+    assert list(bars["text"]) == ["-3", "ok", "a", "b", "c", "+5e3"]
+    line = table[table["trace"] == "'-neg"]
+    assert list(line["x"]) == ["-0.25", "1.0"] and list(line["y"]) == ["-7.0", "8.0"]
+    assert list(line["customdata_0"]) == ["'@x", "y"]
+    # no cell of the file starts with a formula character unless it is a number
+    cells = [c for row in table.itertuples(index=False) for c in row if c != ""]
+    assert all(not c.startswith(("=", "+", "-", "@", "\t", "\r")) or csv_cell(c) == c for c in cells)
+    assert csv_cell(-3) == -3 and csv_cell(np.float64(-0.5)) == -0.5 and csv_cell(None) is None
