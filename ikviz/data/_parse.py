@@ -12,7 +12,9 @@ import hashlib
 import io
 import re
 import sys
+import threading
 import warnings
+import zipfile
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,6 +24,12 @@ MISSING = ("", "?", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "None", "#
 DELIMITERS = (",", ";", "\t", "|")
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 MAX_DENSE_BYTES = 512 * 1024**2   # a table larger than this as float64 is refused
+# bounds checked before a file is read (issue 31 item 3): each refusal names the file, what and the limit
+MAX_COLUMNS = 10_000              # columns of a CSV header, an Excel sheet or a Parquet schema
+MAX_LINE_CHARS = 4 * 1024**2      # characters in one line of a text file
+MAX_SHEET_CELLS = 2_000_000       # cells in an Excel sheet's used range (its <dimension>)
+MAX_UNZIPPED_BYTES = 256 * 1024**2  # an .xlsx (a zip) decompressed
+MAX_PATH_CHARS = 4096             # a typed path (the longest most file systems allow)
 _SAMPLE_CHARS = 1 << 16
 _SAMPLE_LINES = 2000
 
@@ -59,6 +67,9 @@ class Parsed:
     line_of_row: np.ndarray | None = None      # libsvm: the file line of each row
     summary: str = ""                          # what was detected, in a line (for FileInfo, not UserData)
     cache: dict = field(default_factory=dict)  # what upload derives from it (FileInfo per max_categories)
+    sheets: list[str] = field(default_factory=list)  # xlsx: every sheet's name
+    sheet: str | None = None                   # xlsx: the sheet read
+    retyped: dict = field(default_factory=dict)  # column -> (cells that are not numbers, first one, its line)
 
 
 def fingerprint(raw: bytes) -> str:
@@ -72,6 +83,45 @@ def as_bytes(raw: bytes | str) -> bytes:
 
 def _mb(n: float) -> str:
     return f"{n / 1024**2:.1f} MB" if n < 1024**3 else f"{n / 1024**3:.1f} GB"
+
+
+def _who(filename: str | None) -> str:
+    """How a refusal names the file: ``"mine.csv: "`` (nothing without a name)."""
+    return f"{filename}: " if filename else ""
+
+
+def check_path_text(path: str) -> str:
+    r"""``path`` as typed, refused with a clear ``ValueError`` when it cannot be a path (NUL, too long).
+
+    Examples
+    --------
+    >>> from ikviz.data._parse import check_path_text
+    >>> check_path_text("a\x00b")
+    Traceback (most recent call last):
+    ...
+    ValueError: The path holds a NUL character (\x00); no file name can. Type the path again.
+    """
+    text = str(path)
+    if "\x00" in text:
+        raise ValueError("The path holds a NUL character (\\x00); no file name can. Type the path again.")
+    if len(text) > MAX_PATH_CHARS:
+        raise ValueError(f"The path is {len(text):,} characters long, over the {MAX_PATH_CHARS:,} a path may "
+                         "have. Type a shorter path.")
+    return text
+
+
+def check_line_length(raw: bytes, filename: str | None) -> None:
+    """Refuse a text file with a line over :data:`MAX_LINE_CHARS` before any parser sees it."""
+    if len(raw) <= MAX_LINE_CHARS:
+        return
+    b = np.frombuffer(raw, dtype=np.uint8)
+    ends = np.flatnonzero((b == 10) | (b == 13))
+    gaps = np.diff(np.concatenate(([-1], ends, [len(b)])))
+    longest = int(gaps.max()) - 1
+    if longest > MAX_LINE_CHARS:
+        where = int(np.sum(b[:ends[np.argmax(gaps) - 1] + 1] == 10)) + 1 if np.argmax(gaps) > 0 else 1
+        raise ValueError(f"{_who(filename)}line {where:,} is {longest:,} bytes long, over the limit of "
+                         f"{MAX_LINE_CHARS:,} bytes a line may have. Is this a table with one row per line?")
 
 
 # ------------------------------------------------------------------ format and encoding
@@ -139,7 +189,7 @@ def is_libsvm(text: str) -> bool:
             and any(_LIBSVM_FEATURE.search(ln.split("#", 1)[0]) for ln in lines))
 
 
-def parse_libsvm(text: str, fp: str, notes: list[str], missing: str = "error") -> Parsed:
+def parse_libsvm(text: str, fp: str, notes: list[str], missing: str = "error", filename: str | None = None) -> Parsed:
     from sklearn.datasets import load_svmlight_file
 
     lines = text.splitlines()
@@ -147,9 +197,14 @@ def parse_libsvm(text: str, fp: str, notes: list[str], missing: str = "error") -
         notes.append("Comments (after #) ignored.")
     if "qid:" in text:
         notes.append("Query ids (qid:) ignored: each line is one row.")
+    huge = re.search(r"(?:^|\s)(\d{10,}):", text)
+    if huge and int(huge.group(1)) >= 2**31 - 1:
+        line = text.count("\n", 0, huge.start(1)) + 1
+        raise ValueError(f"{_who(filename)}feature index {int(huge.group(1)):,} on line {line:,} is over the "
+                         f"limit of {2**31 - 2:,} (LIBSVM indices are 32-bit). Renumber the features from 1.")
     try:
         X, y = load_svmlight_file(io.BytesIO(text.encode("utf-8")), dtype=np.float64)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise ValueError(f"This looks like a LIBSVM file but could not be read: {exc}. Each line must be "
                          "'label index:value index:value ...' with increasing indices.") from None
     data_lines = np.array([i + 1 for i, ln in enumerate(lines) if ln.split("#", 1)[0].strip()])
@@ -305,8 +360,33 @@ def _as_float(value) -> float:
         return float("inf") if value > 0 else float("-inf")
 
 
-def numeric_columns(frame: pd.DataFrame, conv: tuple[str, str | None], notes: list[str]) -> pd.DataFrame:
-    """Text columns of ``frame`` that hold numbers under ``conv`` (or, failing that, another convention), converted."""
+def _first_not_number(strings: pd.Series, conv: tuple[str, str | None]) -> tuple[int, object, object] | None:
+    """For a column of numbers but for a few cells: (how many cells are not numbers, the first one, its row index).
+
+    None when more than 1 % of the present cells (or more than 100) are not numbers: such a column is text."""
+    present = strings.dropna().astype(str).str.strip()
+    present = present[present != ""]
+    if len(present) < 20:
+        return None
+    rx = _NUMBER[conv]
+    uniques = pd.Series(present.unique())
+    ok = uniques.map(lambda v: rx.fullmatch(v) is not None)
+    bad_values = set(uniques[~ok])
+    if not bad_values or len(bad_values) > 100:
+        return None
+    bad = present[present.isin(bad_values)]
+    if len(bad) > max(1, len(present) // 100):
+        return None
+    return len(bad), bad.iloc[0], bad.index[0]
+
+
+def numeric_columns(frame: pd.DataFrame, conv: tuple[str, str | None], notes: list[str],
+                    retyped: dict | None = None, first_line: int | None = None) -> pd.DataFrame:
+    """Text columns of ``frame`` that hold numbers under ``conv`` (or, failing that, another convention), converted.
+
+    A column of numbers but for a few cells stays text, and ``retyped`` (when given) records it as
+    ``{column: (cells that are not numbers, the first of them, its file line or row)}`` with a note
+    naming the value and its line (``first_line``: the file line of row index 0)."""
     converted, by_conv = {}, {}
     for col in frame:
         s = frame[col]
@@ -327,6 +407,17 @@ def numeric_columns(frame: pd.DataFrame, conv: tuple[str, str | None], notes: li
                 if c != (".", None):
                     by_conv.setdefault(c, []).append(str(col))
                 break
+        else:
+            if retyped is not None:
+                odd = _first_not_number(strings, conv)
+                if odd is not None:
+                    count, value, row = odd
+                    line = int(row) + first_line if first_line is not None else int(row) + 1
+                    where = "line" if first_line is not None else "row"
+                    retyped[str(col)] = (count, str(value), line)
+                    notes.append(f"Column {str(col)!r} holds numbers, but {count:,} cell(s) are not numbers, e.g. "
+                                 f"{str(value)[:40]!r} on {where} {line:,}: the column is read as text and ignored. "
+                                 "Fix or blank those cells to use it as numbers.")
     for (dec, th), cols in by_conv.items():
         what = []
         if dec == ",":
@@ -343,7 +434,7 @@ def numeric_columns(frame: pd.DataFrame, conv: tuple[str, str | None], notes: li
     return out
 
 
-def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str]) -> Parsed:
+def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str], filename: str | None = None) -> Parsed:
     sample = text[:_SAMPLE_CHARS]
     lines = [ln for ln in sample.splitlines() if ln.strip()]
     if len(text) > _SAMPLE_CHARS and len(lines) > 1:
@@ -356,6 +447,10 @@ def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str]) -
                              "tab- or |-separated columns.")
         raise ValueError("The file has a single line and no separators: a CSV file needs a header row and at "
                          "least one data row.")
+    n_header = _count_fields(lines[0], delim)
+    if n_header > MAX_COLUMNS:
+        raise ValueError(f"{_who(filename)}the header row has {n_header:,} columns, over the limit of "
+                         f"{MAX_COLUMNS:,}. Keep fewer columns and upload it again.")
     src = (lambda: io.BytesIO(raw)) if encoding == "utf-8" else (lambda: io.StringIO(text))
     enc = "utf-8-sig" if encoding == "utf-8" else None
     common = {"sep": delim, "encoding": enc, "index_col": False, "keep_default_na": False,
@@ -365,23 +460,28 @@ def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str]) -
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError):
         head = None
     if head is None or head.empty:
-        bad = _bad_lines(text, delim, _count_fields(lines[0], delim))
+        bad = _bad_lines(text, delim, n_header)
         if bad:
-            _raise_bad_lines(bad, _count_fields(lines[0], delim))
+            _raise_bad_lines(bad, n_header)
         raise ValueError("The file could not be read as a table. Is it a CSV file with a header row?")
     names = ["" if pd.isna(v) else str(v).strip() for v in head.iloc[0]]
+    n_fields = len(names)
     headerless = all(n and _is_number(n) for n in names)
     if headerless:
         names = [f"x{j + 1}" for j in range(len(names))]
         notes.append(f"The first line holds only numbers: read as data, with columns named x1..x{len(names)}.")
         body_sample = head
-    dropped_trailing = False
+    trailing = 0
     if not headerless:
-        if names and not names[-1] and head.iloc[1:, -1].isna().all() and len(names) > 1 and any(names[:-1]):
-            notes.append("Each line ends with a separator: the empty last column was left out.")
-            names = names[:-1]
-            head = head.iloc[:, :-1]
-            dropped_trailing = True
+        # lines ending in one or more separators ('...;0,7578;;'): empty names over empty columns are left out
+        while (len(names) - trailing > 1 and not names[-1 - trailing]
+               and head.iloc[1:, -1 - trailing].isna().all() and any(names[:-1 - trailing])):
+            trailing += 1
+        if trailing:
+            notes.append(f"Each line ends with {trailing} extra separator(s): the {trailing} empty column(s) at "
+                         "the end were left out.")
+            names = names[:len(names) - trailing]
+            head = head.iloc[:, :len(names)]
         check_names(names)
         body_sample = head.iloc[1:]
     body_sample = body_sample.copy()
@@ -391,52 +491,137 @@ def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str]) -
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
             frame = pd.read_csv(src(), header=None if headerless else 0, decimal=conv[0],
-                                usecols=range(len(names)) if dropped_trailing else None, **common)
+                                usecols=range(len(names)) if trailing else None, **common)
     except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError) as exc:
-        bad = _bad_lines(text, delim, len(names) + dropped_trailing)
+        bad = _bad_lines(text, delim, n_fields)
         if bad:
             _raise_bad_lines(bad, len(names))
         raise ValueError(f"The file could not be read as a table ({str(exc).strip()}). Is it a CSV file with a "
                          "header row?") from None
     if frame.shape[1] != len(names):
-        _raise_bad_lines(_bad_lines(text, delim, len(names)) or [1], len(names))
+        _raise_bad_lines(_bad_lines(text, delim, n_fields) or [1], len(names))
     frame.columns = names
+    blank = frame.isna().all(axis=1).to_numpy()
     if len(frame) and frame.iloc[:, -1].isna().any():   # short lines are read as missing cells: find them
-        bad = _bad_lines(text, delim, len(names) + dropped_trailing)
+        bad = _bad_lines(text, delim, n_fields)
         if bad:
             _raise_bad_lines(bad, len(names))
+    if blank.any():   # lines of separators only (';;;;'), often a file's tail: not rows of missing values
+        notes.append(f"Left out {int(blank.sum()):,} line(s) holding only separators (no values)"
+                     + (" at the end of the file." if blank[-int(blank.sum()):].all() else "."))
+        frame = frame[~blank]
     if conv[0] == ",":
         cols = [c for c in names if pd.api.types.is_float_dtype(frame[c])
                 and body_sample[c].dropna().astype(str).str.contains(",", regex=False).any()]
         if cols:
             notes.append(f"Decimal commas detected in {len(cols)} column(s): {', '.join(cols[:8])}"
                          f"{', ...' if len(cols) > 8 else ''}.")
-    frame = numeric_columns(frame, conv, notes)
+    first = 1 if headerless else 2
+    retyped: dict = {}
+    frame = numeric_columns(frame, conv, notes, retyped, first)
     dec_note = "decimal comma" if conv[0] == "," else "decimal point"
     summary = (f"{DELIMITER_NAMES[delim].capitalize()}-separated, {dec_note}"
                     f"{'' if conv[1] is None else f', thousands separator {conv[1]!r}'}, {encoding.upper()}.")
-    return Parsed("csv", fp, frame, 1 if headerless else 2, delim, conv[0], conv[1], encoding, notes,
-                  summary=summary)
+    return Parsed("csv", fp, frame, first, delim, conv[0], conv[1], encoding, notes,
+                  summary=summary, retyped=retyped)
 
 
 # ------------------------------------------------------------------ Excel and Parquet
-def parse_xlsx(raw: bytes, fp: str, notes: list[str]) -> Parsed:
+_XML_NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+           "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+           "p": "http://schemas.openxmlformats.org/package/2006/relationships"}
+
+
+def _cell_ref(ref: str) -> tuple[int, int]:
+    """(row, column), 1-based, of an Excel reference such as ``XFD1048576``."""
+    m = re.fullmatch(r"\$?([A-Za-z]{1,3})\$?(\d{1,7})", ref.strip())
+    if not m:
+        return 1, 1
+    col = 0
+    for ch in m.group(1).upper():
+        col = col * 26 + ord(ch) - 64
+    return int(m.group(2)), col
+
+
+def xlsx_sheets(raw: bytes, filename: str | None = None) -> list[tuple[str, int | None]]:
+    """Each sheet of an .xlsx workbook with the cell count of its used range (None when not stated),
+    read from the zip's directory and XML heads only: the zip's decompressed size and every sheet's
+    used range are checked against :data:`MAX_UNZIPPED_BYTES` and :data:`MAX_SHEET_CELLS` before any
+    cell is read."""
+    from xml.etree import ElementTree
+
+    who = _who(filename) or "The workbook: "
     try:
-        sheets = pd.ExcelFile(io.BytesIO(raw), engine="openpyxl")
-        sheet = sheets.sheet_names[0]
-        table = pd.read_excel(sheets, sheet_name=sheet, header=None, dtype=object)
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise ValueError(f"{who}this could not be read as an Excel .xlsx workbook (not a valid zip file: {exc}). "
+                         "Save it again from Excel, or as CSV, and upload that.") from None
+    unzipped = sum(i.file_size for i in infos)
+    if unzipped > MAX_UNZIPPED_BYTES:
+        raise ValueError(f"{who}the workbook unpacks to {_mb(unzipped)}, over the limit of "
+                         f"{_mb(MAX_UNZIPPED_BYTES)}. Save the sheet you need as CSV, or keep fewer rows.")
+    try:
+        book = ElementTree.fromstring(zf.read("xl/workbook.xml"))
+        rels = ElementTree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+    except (KeyError, ElementTree.ParseError, zipfile.BadZipFile, OSError):
+        raise ValueError(f"{who}this could not be read as an Excel .xlsx workbook (no workbook inside). Save it "
+                         "again from Excel, or as CSV, and upload that.") from None
+    targets = {r.get("Id"): r.get("Target", "") for r in rels.findall("p:Relationship", _XML_NS)}
+    out = []
+    for sheet in book.findall("m:sheets/m:sheet", _XML_NS):
+        name = sheet.get("name", "")
+        target = targets.get(sheet.get(f"{{{_XML_NS['r']}}}id"), "")
+        target = target.lstrip("/") if target.startswith("/") else "xl/" + target
+        cells = None
+        try:
+            with zf.open(target) as fh:
+                head = fh.read(4096).decode("utf-8", "replace")
+            m = re.search(r"<(?:\w+:)?dimension\s+ref=\"([^\"]+)\"", head)
+            if m:
+                first, _, last = m.group(1).partition(":")
+                (r0, c0), (r1, c1) = _cell_ref(first), _cell_ref(last or first)
+                cells = (abs(r1 - r0) + 1) * (abs(c1 - c0) + 1)
+        except (KeyError, OSError, zipfile.BadZipFile):
+            pass
+        out.append((name, cells))
+    return out
+
+
+def parse_xlsx(raw: bytes, fp: str, notes: list[str], sheet: str | None = None,
+               filename: str | None = None) -> Parsed:
+    sheets = xlsx_sheets(raw, filename)
+    names_of = [n for n, _ in sheets]
+    if sheet is not None and sheet not in names_of:
+        raise ValueError(f"The workbook has no sheet {sheet!r}; its sheets are: {', '.join(map(repr, names_of))}.")
+    which = "sheet" if sheet is not None else "first sheet"
+    sheet = sheet if sheet is not None else (names_of[0] if names_of else None)
+    cells = dict(sheets).get(sheet)
+    if cells is not None and cells > MAX_SHEET_CELLS:
+        raise ValueError(f"{_who(filename) or 'The workbook: '}sheet {sheet!r} has a used range of {cells:,} cells, "
+                         f"over the limit of {MAX_SHEET_CELLS:,}. Delete the cells beyond the table (a stray cell "
+                         "far away makes the range huge) or save the sheet as CSV.")
+    try:
+        table = pd.read_excel(io.BytesIO(raw), sheet_name=sheet if sheet is not None else 0, header=None,
+                              dtype=object, engine="openpyxl")
     except ImportError:
         raise ValueError("Reading Excel files needs the openpyxl package (pip install openpyxl); or save the "
                          "sheet as CSV and upload that.") from None
     except Exception as exc:  # noqa: BLE001 - any failure of the reader becomes a message
-        raise ValueError(f"This could not be read as an Excel .xlsx workbook ({exc}). Save it again from Excel, "
-                         "or as CSV, and upload that.") from None
+        raise ValueError(f"This could not be read as an Excel .xlsx workbook ({type(exc).__name__}: {exc}). Save "
+                         "it again from Excel, or as CSV, and upload that.") from None
+    if sheet is None:
+        sheet = "1"
     table = table.dropna(how="all").dropna(axis=1, how="all")
     if table.empty:
-        raise ValueError(f"The first sheet ({sheet!r}) of the workbook is empty. Put the table (a header row, "
-                         "then one row per sample) on the first sheet and upload it again.")
-    if len(sheets.sheet_names) > 1:
-        notes.append(f"Read the first sheet, {sheet!r}, of {len(sheets.sheet_names)}.")
+        raise ValueError(f"The {which} ({sheet!r}) of the workbook is empty. Put the table (a header row, then one "
+                         "row per sample) on it, or pick another sheet, and upload it again.")
+    if table.shape[1] > MAX_COLUMNS:
+        raise ValueError(f"{_who(filename) or 'The workbook: '}sheet {sheet!r} has {table.shape[1]:,} columns, over "
+                         f"the limit of {MAX_COLUMNS:,}.")
+    if len(names_of) > 1:
+        notes.append(f"Read the sheet {sheet!r}, one of {len(names_of)}: {', '.join(map(repr, names_of[:10]))}. "
+                     "Pick another sheet to read that one.")
     first = int(table.index[0])
     names = ["" if pd.isna(v) else str(v).strip() for v in table.iloc[0]]
     check_names(names, where=f"header row (row {first + 1} of sheet {sheet!r})")
@@ -445,8 +630,10 @@ def parse_xlsx(raw: bytes, fp: str, notes: list[str]) -> Parsed:
     frame = frame.map(lambda v: np.nan if isinstance(v, str) and v.strip() in MISSING else v)
     frame = _datetime_columns(frame)
     conv = choose_convention(frame, None)
-    frame = numeric_columns(frame, conv, notes)
-    return Parsed("xlsx", fp, frame, first + 2, decimal=conv[0], thousands=conv[1], notes=notes)
+    retyped: dict = {}
+    frame = numeric_columns(frame, conv, notes, retyped, first + 2)
+    return Parsed("xlsx", fp, frame, first + 2, decimal=conv[0], thousands=conv[1], notes=notes,
+                  sheets=names_of, sheet=sheet, retyped=retyped)
 
 
 def _datetime_columns(frame: pd.DataFrame) -> pd.DataFrame:
@@ -461,10 +648,25 @@ def _datetime_columns(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def parse_parquet(raw: bytes, fp: str, notes: list[str]) -> Parsed:
+def parse_parquet(raw: bytes, fp: str, notes: list[str], filename: str | None = None) -> Parsed:
     try:
         import pyarrow.parquet as pq
 
+        meta = pq.ParquetFile(io.BytesIO(raw)).metadata
+    except Exception as exc:  # noqa: BLE001
+        raise ValueError(f"This could not be read as a Parquet file ({exc}). Write it again (e.g. "
+                         "DataFrame.to_parquet) or save it as CSV.") from None
+    who = _who(filename) or "The Parquet file: "
+    n_rows, n_cols = int(meta.num_rows), int(meta.num_columns)
+    unpacked = sum(meta.row_group(g).total_byte_size for g in range(meta.num_row_groups))
+    if n_cols > MAX_COLUMNS:
+        raise ValueError(f"{who}{n_cols:,} columns, over the limit of {MAX_COLUMNS:,}.")
+    if n_rows * max(n_cols, 1) * 8 > MAX_DENSE_BYTES or unpacked > MAX_DENSE_BYTES:
+        raise ValueError(f"{who}{n_rows:,} rows x {n_cols:,} columns in {meta.num_row_groups:,} row group(s) "
+                         f"({_mb(max(unpacked, n_rows * max(n_cols, 1) * 8))} as a table), over the "
+                         f"{_mb(MAX_DENSE_BYTES)} an upload may take in memory. Keep fewer rows or columns, or "
+                         "read it as a big file on the server (Dask).")
+    try:
         table = pq.read_table(io.BytesIO(raw))
     except Exception as exc:  # noqa: BLE001
         raise ValueError(f"This could not be read as a Parquet file ({exc}). Write it again (e.g. "
@@ -476,44 +678,53 @@ def parse_parquet(raw: bytes, fp: str, notes: list[str]) -> Parsed:
     frame = table.to_pandas()
     frame.columns = names
     frame = frame.reset_index(drop=True)
-    frame = numeric_columns(frame, (".", None), notes)
-    return Parsed("parquet", fp, frame, 1, notes=notes)
+    retyped: dict = {}
+    frame = numeric_columns(frame, (".", None), notes, retyped)
+    return Parsed("parquet", fp, frame, 1, notes=notes, retyped=retyped)
 
 
 # ------------------------------------------------------------------ entry point
 _CACHE: dict[tuple, Parsed] = {}
+_CACHE_LOCK = threading.Lock()   # parse runs on the store's worker threads
 
 
-def parse(raw: bytes | str, filename: str | None, max_bytes: int | None, missing: str = "error") -> Parsed:
-    """The file ``raw`` parsed (the last few parses are cached by content, name and limit)."""
+def parse(raw: bytes | str, filename: str | None, max_bytes: int | None, missing: str = "error",
+          sheet: str | None = None) -> Parsed:
+    """The file ``raw`` parsed (the last few parses are cached by content, name, limit and sheet)."""
     raw = as_bytes(raw)
     if max_bytes is not None and len(raw) > max_bytes:
-        raise ValueError(f"The file is {len(raw) / 1024**2:.1f} MB, over the {max_bytes / 1024**2:.0f} MB limit. "
-                         "Subsample it (or keep fewer columns) and upload it again.")
+        raise ValueError(f"{_who(filename)}the file is {len(raw) / 1024**2:.1f} MB, over the "
+                         f"{max_bytes / 1024**2:.0f} MB limit. Subsample it (or keep fewer columns) and upload it "
+                         "again.")
     fp = hashlib.sha256(raw).hexdigest()
-    key = (fp, (filename or "").lower().rsplit(".", 1)[-1], missing)
-    if key in _CACHE:
-        return _CACHE[key]
+    key = (fp, (filename or "").lower().rsplit(".", 1)[-1], missing, sheet)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf\xff\xfe"):
         raise ValueError("The file is empty. Upload a CSV file with a header row, a LIBSVM file, an Excel .xlsx "
                          "workbook or a Parquet file.")
     notes: list[str] = []
     kind = detect_format(raw, filename)
+    if sheet is not None and kind != "xlsx":
+        raise ValueError(f"A sheet ({sheet!r}) was asked for, but this is not an Excel workbook.")
     if kind == "parquet":
-        parsed = parse_parquet(raw, fp[:16], notes)
+        parsed = parse_parquet(raw, fp[:16], notes, filename)
     elif kind == "xlsx":
-        parsed = parse_xlsx(raw, fp[:16], notes)
+        parsed = parse_xlsx(raw, fp[:16], notes, sheet, filename)
     else:
+        check_line_length(raw, filename)
         text, encoding, notes = decode(raw)
         if not text.strip():
             raise ValueError("The file is empty. Upload a CSV file with a header row, or a LIBSVM file.")
         if is_libsvm(text):
-            parsed = parse_libsvm(text, fp[:16], notes, missing)
+            parsed = parse_libsvm(text, fp[:16], notes, missing, filename)
         else:
-            parsed = parse_csv(text, raw, encoding, fp[:16], notes)
+            parsed = parse_csv(text, raw, encoding, fp[:16], notes, filename)
     if parsed.frame is not None and parsed.frame.empty:
         raise ValueError("The file has a header row but no data rows.")
-    while len(_CACHE) >= 2:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = parsed
+    with _CACHE_LOCK:
+        while len(_CACHE) >= 2:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = parsed
     return parsed
