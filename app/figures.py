@@ -141,14 +141,23 @@ def _snippet(source) -> str | None:
         return None
 
 
+def view(run, params, **kwargs):
+    """The result of a view, ``run(params)``, from the results store: a page's one computation per view.
+
+    The figures drawn after it (:func:`figure`) export ``(run, params)``: their snippet recomputes exactly
+    this result. ``kwargs`` go to :func:`store.compute` (``ask``: a heavy view waits for a click).
+    """
+    ui.run_state()["source"] = (run, params)
+    return store.compute(run, params, **kwargs)
+
+
 def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=None) -> None:
     """Draw Plotly figure ``fig`` full width and, under it, an **Export** menu with its numbers and code.
 
     The menu offers the numbers the figure draws as CSV and JSON (built only
-    when a button is clicked, see :mod:`ikviz.export`) and, when ``source``
-    is given, a Python snippet that recomputes the result outside the app:
-    ``source=(run, params)`` for ``store.compute(run, params)``, or
-    ``(fn, args, kwargs)`` for ``store.compute(fn, *args, **kwargs)``.
+    when a button is clicked, see :mod:`ikviz.export`) and a Python snippet
+    that recomputes the result outside the app: that of the page's last
+    :func:`view` unless ``source=(run, params)`` says otherwise.
     In presentation mode the page shows one figure at a time, enlarged for
     projectors, with no menu; a pager above it picks the figure
     (``?fig=N`` in the link, see :func:`finish_page`).
@@ -156,6 +165,7 @@ def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=N
     ``config`` adds to Plotly's configuration; ``on_click`` is
     :func:`plotly_chart.draw`'s.
     """
+    source = source or ui.run_state().get("source")
     config = {"displaylogo": False, "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
               **(config or {})}
     slides = _slides()

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 import plotly_chart
 import streamlit as st
 
+from ikviz import params as settings_of
+from ikviz.params import Setting, correction, parse, to_url
 from ikviz.runner import Cancelled
 
 PRESENT_KEY = "present"
@@ -24,85 +26,6 @@ _NOTICES_KEY = "_link_notices"  # this run's corrections of link values, as text
 _NOTICE_SLOT_KEY = "_link_notice_slot"  # where page_header shows them, under the title
 _RUN_KEY = "_page_run"  # what lives for one run of the page (see run_state)
 _LINK_KEY = "_link_values"  # the URL values of this run's controls, until write_link writes them
-_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-# Streamlit's number widgets refuse integers beyond JavaScript's safe range
-_JS_SAFE_INT = 2 ** 53 - 1
-
-
-def _parse(raw: str, default, options=None, min_value=None, max_value=None):
-    """Read the URL value ``raw`` as a value the control accepts; never raises.
-
-    Returns ``(value, problem)``. ``problem`` is None when ``raw`` is used as
-    given, else a few words on why ``value`` differs (for the notice of
-    :func:`control`): a number out of range or not finite is clamped to the
-    nearest allowed one, a number that is not an option becomes the nearest
-    option, and anything with no sensible nearest value (``nan``, ``banana``)
-    becomes ``default``.
-    """
-    if options is not None:
-        return _pick_option(raw, default, list(options))
-    if isinstance(default, bool):  # before int: bool is a subclass of int
-        word = raw.strip().lower()
-        if word in _TRUE or word in _FALSE:
-            return word in _TRUE, None
-        return default, "not on or off"
-    if isinstance(default, (int, float)):
-        return _clamp_number(raw, default, min_value, max_value)
-    return raw, None
-
-
-def _number(raw: str) -> float | None:
-    """``raw`` as a float (``inf`` and ``nan`` included), or None if it is no number at all."""
-    try:
-        return float(raw)
-    except (TypeError, ValueError):
-        return None
-
-
-def _pick_option(raw: str, default, options: list):
-    """The option ``raw`` names, else the nearest numeric option, else ``default`` (see :func:`_parse`)."""
-    for option in options:
-        # old links spelled data set names with underscores (w_gaussians): one naming scheme now
-        if str(option) in (raw, raw.replace("_", "-")):
-            return option, None
-    x = _number(raw)
-    numeric = [o for o in options if isinstance(o, numbers.Real) and not isinstance(o, bool)]
-    if x is None or math.isnan(x) or not numeric:
-        return default, "not one of the choices"
-    for option in numeric:
-        if option == x:  # "16.0" or "1.6e1" name the option 16 too
-            return option, None
-    # clamp first so that inf picks the largest option (every option is infinitely far from it)
-    x = min(max(x, min(numeric)), max(numeric))
-    return min(numeric, key=lambda o: abs(o - x)), "not one of the choices"
-
-
-def _clamp_number(raw: str, default, min_value, max_value):
-    """``raw`` as a number of ``default``'s type within the bounds (see :func:`_parse`)."""
-    x = _number(raw)
-    if x is None or math.isnan(x):
-        return default, "not a number"
-    low = -math.inf if min_value is None else min_value
-    high = math.inf if max_value is None else max_value
-    if isinstance(default, int):
-        low, high = max(low, -_JS_SAFE_INT), min(high, _JS_SAFE_INT)
-    clamped = min(max(x, low), high)
-    if math.isinf(clamped):  # inf with no bound on its side: nothing near it to use
-        return default, "not a finite number"
-    value = round(clamped) if isinstance(default, int) else float(clamped)
-    if value == x:
-        return value, None
-    if not math.isfinite(x):
-        return value, "not a finite number"
-    if clamped != x:
-        return value, "out of range"
-    return value, "not a whole number"
-
-
-def _to_url(value) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
 
 
 #: session state: the URL key of the one control a guided tour's step keeps visible in presentation mode
@@ -128,20 +51,14 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
     not drawn (unless ``always``, or ``key`` is the control a guided tour's
     step pins: ``st.session_state[PINNED_KEY]``, see ``tour.py``) and the last
     value is kept. ``kwargs`` go to the widget (``options``, ``min_value``,
-    ``max_value``, ``step``, ``help``...).
+    ``max_value``, ``step``, ``help``...). A page's settings come from its
+    ``Params`` through :func:`controls`; this is for the few controls that are
+    no experiment's (presentation mode, an upload's columns).
     """
     url_key, key = key, (state_key(key) if scoped else key)
     state = st.session_state
-    if key not in state:
-        raw = st.query_params.get(url_key)
-        if raw is None:
-            state[key] = default
-        else:
-            state[key], problem = _parse(
-                raw, default, kwargs.get("options"), kwargs.get("min_value"), kwargs.get("max_value"))
-            if problem:
-                given = raw[:40].replace("`", "'")  # a link can hold anything: keep the notice short and plain
-                notice(f"`{url_key}={given}` → `{url_key}={_to_url(state[key])}` ({problem})")
+    _read(Setting(url_key, default, label, choices=kwargs.get("options"), low=kwargs.get("min_value"),
+                  high=kwargs.get("max_value")), key)
     if always or not presenting() or st.session_state.get(PINNED_KEY) == url_key:
         # widget keys need not be scoped: widgets of other pages are never drawn in the same run
         widget_key = f"_w_{url_key}"
@@ -151,8 +68,80 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
             state[key] = state[widget_key]
 
         widget(label, key=widget_key, on_change=sync, **kwargs)
-    to_link(url_key, _to_url(state[key]))
+    to_link(url_key, to_url(state[key]))
     return state[key]
+
+
+def _read(spec: Setting, key: str) -> None:
+    """Put setting ``spec``'s value into session state ``key`` on its first run: from the link, corrected (with
+    a notice) where the link's value is not one the control accepts, else its default."""
+    state = st.session_state
+    if key in state:
+        return
+    raw = st.query_params.get(spec.url)
+    if raw is None:
+        state[key] = spec.default
+        return
+    state[key], problem = parse(spec, raw)
+    if problem:
+        notice(correction(spec.url, raw, state[key], problem))
+
+
+def _widget(spec: Setting):
+    """The Streamlit widget and its arguments for a setting: chosen from its type, choices and range."""
+    kwargs = {"help": spec.help} if spec.help else {}
+    kind = spec.widget
+    if spec.choices is not None:
+        kwargs["options"] = list(spec.choices)
+        if spec.format is not None:
+            kwargs["format_func"] = spec.format
+        numeric = all(isinstance(c, numbers.Real) and not isinstance(c, bool) for c in spec.choices)
+        kind = kind or ("select_slider" if numeric else "selectbox")
+        if kind == "radio" and len(spec.choices) <= 3:
+            kwargs["horizontal"] = True
+    elif isinstance(spec.default, bool):
+        kind = kind or "toggle"
+    else:
+        kwargs.update({k: v for k, v in (("min_value", spec.low), ("max_value", spec.high), ("step", spec.step))
+                       if v is not None})
+        bounded = spec.low is not None and spec.high is not None and spec.step is not None
+        kind = kind or ("slider" if bounded else "number")
+        if kind == "number" and "step" not in kwargs and isinstance(spec.default, int):
+            kwargs["step"] = 1
+    widget = {"number": st.number_input}.get(kind) or getattr(st, kind)
+    return widget, kwargs
+
+
+def controls(cls, *, show=None, where=None, **fixed):
+    """Draw the controls of experiment parameters ``cls`` (see :mod:`ikviz.params`) and return its instance.
+
+    Every setting of ``cls`` is read (from this session, else the link, else
+    its default) and written back to the link; ``show`` (field names) limits
+    which are drawn, the others keep their value: a page section that does not
+    use ``t`` hides it without losing it. Settings that do not apply to the
+    values chosen before them (:func:`ikviz.params.hidden`) are neither drawn
+    nor linked. ``where`` is the container to draw in
+    (the sidebar by default); ``fixed`` sets fields the page decides itself.
+    """
+    values = dict(fixed)
+    with where if where is not None else st.sidebar:
+        for spec in settings_of.settings(cls):
+            if spec.name in values or spec.name in settings_of.hidden(cls, values):
+                continue
+            widget, kwargs = _widget(spec)
+            if show is not None and spec.name not in show:
+                widget = None
+            values[spec.name] = _value(spec) if widget is None else control(
+                widget, spec.label, spec.url, spec.default, **kwargs)
+    return cls(**values)
+
+
+def _value(spec: Setting):
+    """A setting's value without drawing its control (see :func:`controls`); still read from and kept in the link."""
+    key = state_key(spec.url)
+    _read(spec, key)
+    to_link(spec.url, to_url(st.session_state[key]))
+    return st.session_state[key]
 
 
 def to_link(url_key: str, value: str) -> None:

@@ -85,10 +85,16 @@ def test_real_dataset_and_capped_settings_are_explained(fakes):
     assert "using ψ = 75" in infos and "perplexity 800" in infos
 
 
+def run_it(at):
+    """Press the store's **Run it** (a heavy view waits for it)."""
+    return [b for b in at.button if b.label == "Run it"][0].click().run()
+
+
 def test_search_range_runs_on_request(fakes):
     at = apptest.open_page(PAGE, **SMALL)
     assert len(apptest.charts(at)) == 2 and len(apptest.tables(at)) == 0
-    at.button(key="run_search").click().run()
+    assert any("18 embeddings" in i.value for i in at.info)  # what it costs, said before it runs
+    run_it(at)
     assert not at.exception and not at.error
     assert len(apptest.charts(at)) == 3 and len(apptest.tables(at)) == 1
     assert list(apptest.tables(at)[0]["setting"]) == [5, 20]
@@ -112,14 +118,11 @@ def recording_search(p, *, memo=None, progress=None):
 def test_search_range_offers_a_smaller_sample_first_and_the_full_size_one_click_away(fakes, monkeypatch):
     monkeypatch.setattr(exp, "run_search", recording_search)
     at = apptest.open_page(PAGE, w="2", n="500")
-    assert at.button(key="run_search").label == "Run it at this page's size"
-    at.button(key="run_search_quick").click().run()
+    run_it(at)
     assert not at.exception and SEARCHED[-1] == 250 and len(apptest.tables(at)) == 1
-    assert any("On 250 points per cluster (this page shows 500)" in c.value for c in at.caption)
-    at.button(key="run_search").click().run()
+    at.radio(key="_w_search").set_value("page").run()
+    run_it(at)
     assert not at.exception and SEARCHED[-1] == 500
-    at = apptest.open_page(PAGE, **SMALL)  # 100 points per cluster: nothing smaller to offer
-    assert not [b for b in at.button if b.key == "run_search_quick"]
 
 
 def test_presentation_mode_shows_the_scores_of_the_figure_shown_only(fakes):

@@ -1,15 +1,11 @@
 """How Isolation Kernel is built: ψ sampled points, their cells, and the average over t partitionings (animated)."""
 
 import figures
-import store
 import streamlit as st
 import ui
 
 from ikviz.experiments import build_up as exp
 from ikviz.plots import build_up as plots
-
-PSI_OPTIONS = [2, 4, 8, 16, 32, 64, 128]
-T_OPTIONS = [1, 2, 3, 5, 10, 20, 30, 50]
 
 ui.page_header(
     "How Isolation Kernel is built",
@@ -23,26 +19,11 @@ ui.page_header(
 
 with st.sidebar:
     st.header("How IK is built")
-    dataset = ui.control(st.selectbox, "data", "data", "four-quadrants", options=list(exp.DATASETS),
-                         format_func=lambda k: exp.DATASETS[k][0])
-    method = ui.control(st.radio, "partitioning", "method", "anne", options=list(exp.METHODS),
-                        format_func=exp.METHODS.get,
-                        help="anne: ting2021's IK (Voronoi); iforest: ting2018's (isolation trees of height "
-                             "log₂ ψ); inne: balls, so a point may fall in no cell.")
-    psi = ui.control(st.select_slider, "ψ (points per partitioning)", "psi", 16, options=PSI_OPTIONS,
-                     help="More points, smaller cells, a sharper kernel.")
-    t = ui.control(st.select_slider, "t (partitionings, one frame each)", "t", 20, options=T_OPTIONS,
-                   help="IK is the average over t partitionings: larger t, smoother contours.")
-    ref_x = ui.control(st.slider, "reference x", "ref_x", 0.25, min_value=-1.0, max_value=1.0, step=0.05)
-    ref_y = ui.control(st.slider, "reference y", "ref_y", 0.25, min_value=-1.0, max_value=1.0, step=0.05)
-    seed = ui.control(st.number_input, "seed", "seed", 0, min_value=0, max_value=10_000, step=1)
-
-p = exp.Params(dataset=dataset, psi=int(psi), t=int(t), method=method, ref_x=float(ref_x), ref_y=float(ref_y),
-               seed=int(seed))
+p = ui.controls(exp.Params)
 
 with ui.guarded("the build-up"):
-    result = store.compute(exp.run, p)
-    figures.figure(figures.built(plots.build_up_figure, result), "chart_build_up", source=(exp.run, p))
+    result = figures.view(exp.run, p)
+    figures.figure(figures.built(plots.build_up_figure, result), "chart_build_up")
     numbers = exp.summary(result)
     left, middle, right = st.columns(3)
     left.metric("partitionings", f"{numbers['partitionings']}")

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..data import load
 from ..kernels import IsolationKernel, Partition, shared_cells
+from ..params import setting
 from ..runner import Memo, Progress, resolve
 
 __all__ = ["DATASETS", "METHODS", "Params", "Result", "fitted_kernel", "frame_names", "grid_points", "load_data", "run",
@@ -39,14 +40,19 @@ MAX_SHOWN = 1000  # data points drawn (a seeded subsample beyond this keeps the 
 class Params:
     """One build-up animation; every field has a sensible default."""
 
-    dataset: str = "four-quadrants"
-    psi: int = 16
-    t: int = 20
-    method: str = "anne"
-    ref_x: float = 0.25
-    ref_y: float = 0.25
+    dataset: str = setting("four-quadrants", "data", choices=tuple(DATASETS), url="data",
+                           format=lambda k: DATASETS[k][0])
+    method: str = setting("anne", "partitioning", choices=tuple(METHODS), widget="radio", format=METHODS.get,
+                          help="anne: ting2021's IK (Voronoi); iforest: ting2018's (isolation trees of height "
+                               "log₂ ψ); inne: balls, so a point may fall in no cell.")
+    psi: int = setting(16, "ψ (points per partitioning)", choices=(2, 4, 8, 16, 32, 64, 128),
+                       help="More points, smaller cells, a sharper kernel.")
+    t: int = setting(20, "t (partitionings, one frame each)", choices=(1, 2, 3, 5, 10, 20, 30, 50),
+                     help="IK is the average over t partitionings: larger t, smoother contours.")
+    ref_x: float = setting(0.25, "reference x", low=-1.0, high=1.0, step=0.05)
+    ref_y: float = setting(0.25, "reference y", low=-1.0, high=1.0, step=0.05)
+    seed: int = setting(0, "seed", low=0, high=10_000)
     grid: int = 50              # contour resolution per axis (kept coarse: one grid per frame)
-    seed: int = 0
 
 
 @dataclass

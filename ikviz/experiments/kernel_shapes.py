@@ -18,30 +18,39 @@ import numpy as np
 
 from ..data import uniform
 from ..kernels import Partition, shared_cells
+from ..params import setting
 from ..runner import Memo, Progress, resolve
 from . import surfaces
 from .surfaces import IK_KERNELS, KERNELS, grid_axis
 from .surfaces import make_data as surfaces_data
 
-__all__ = ["Params", "Result", "KERNELS", "IK_KERNELS", "grid_axis", "kernel_surface", "partition_cells",
+__all__ = ["Params", "Result", "notes", "KERNELS", "IK_KERNELS", "grid_axis", "kernel_surface", "partition_cells",
            "sharpness", "sharpness_psis", "run", "summary"]
+
+
+PSI_CHOICES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+T_CHOICES = (10, 50, 100, 200, 500, 1000, 2000)
 
 
 @dataclass(frozen=True)
 class Params:
     """Parameters of the kernel-shapes figure; every field has a sensible default."""
 
-    n: int = 2000               # uniform points in [-1, 1]^2
-    psi: int = 64
-    t: int = 200
-    gamma: float = 1.0          # RBF width (the paper's Fig. 1 uses 1)
-    ref_x: float = 0.0
-    ref_y: float = 0.0
+    psi: int = setting(64, "ψ (points per partitioning)", choices=PSI_CHOICES,
+                       help="Cells per partitioning: larger ψ, smaller cells, sharper kernel.")
+    t: int = setting(200, "t (partitionings)", choices=T_CHOICES,
+                     help="IK averages over t partitionings: larger t, smoother contours.")
+    gamma: float = setting(1.0, "RBF γ", choices=(0.1, 0.3, 1.0, 3.0, 10.0, 30.0),
+                           help="RBF(x, y) = exp(−γ‖x−y‖²); the paper's Fig. 1 uses γ = 1.")
+    ref_x: float = setting(0.0, "reference x", low=-1.0, high=1.0, step=0.05)
+    ref_y: float = setting(0.0, "reference y", low=-1.0, high=1.0, step=0.05)
+    n: int = setting(2000, "data points", choices=(500, 1000, 2000, 5000))   # uniform points in [-1, 1]^2
+    seed: int = setting(0, "seed", low=0, high=10_000)
+    partition: int = setting(0, "which partitioning", low=0, high=max(T_CHOICES) - 1, step=1, url="part",
+                             help="Index of the partitioning whose cells are drawn.")
+    psi_small: int = setting(8, "sharpness: small ψ", choices=PSI_CHOICES)   # Fig. 3 uses 8 and 1024
+    psi_large: int = setting(1024, "sharpness: large ψ", choices=PSI_CHOICES)
     grid: int = 81              # contour resolution per axis
-    partition: int = 0          # which partitioning's cells to draw
-    psi_small: int = 8          # sharpness comparison (Fig. 3 uses 8 and 1024)
-    psi_large: int = 1024
-    seed: int = 0
 
 
 @dataclass
@@ -136,7 +145,7 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
         done += 1
     for k in IK_KERNELS:
         progress(done / total, f"{KERNELS[k][0]}: cells")
-        partitions[k] = memo(partition_cells)(k, index=p.partition, **common)
+        partitions[k] = memo(partition_cells)(k, index=min(p.partition, p.t - 1), **common)
         done += 1
     for psi in psis:
         progress(done / total, f"sharpness at ψ = {psi}")
@@ -145,6 +154,11 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     progress(1.0, "done")
     data = memo(surfaces_data)(("uniform", p.n, p.seed))
     return Result(p, data, grid_axis(p.grid), surfaces, partitions, sharp)
+
+
+def notes(p: Params) -> list[str]:
+    """What the run changes in ``p`` before computing, as sentences for the page."""
+    return [f"ψ = {p.psi} is more than the {p.n} data points; using ψ = {p.n}."] if p.psi > p.n else []
 
 
 def summary(result: Result) -> dict:

@@ -35,6 +35,8 @@ from threadpoolctl import threadpool_limits
 from ..data import canonical_name, dataset_info, load
 from ..data import dataset_names as bundled_names
 from ..embedding import IsolationKernelAffinities, separation_scores
+from ..data import dataset_label as bundled_label
+from ..params import setting
 from ..runner import Memo, Progress, no_progress, resolve, within
 
 #: synthetic dataset key -> (label, sigma of the second cluster)
@@ -53,21 +55,74 @@ PARALLEL_FROM = 5000
 AFFINITY_SHARE = 0.3
 
 
+def w_label(w: int) -> str:
+    """How a w is offered: with thousands separators, and a ★ for the paper's values.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import w_label
+    >>> w_label(5000), w_label(20)
+    ('5,000 ★', '20')
+    """
+    return f"{w:,} ★" if w in PAPER_W else f"{w:,}"
+
+
+def dataset_label(dataset: str) -> str:
+    """How a dataset is offered: a synthetic one by its table's name, a real one as every page shows them
+    (:func:`ikviz.data.dataset_label`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import dataset_label
+    >>> dataset_label("w-gaussians"), dataset_label("iris")
+    ('w-Gaussians, equal variance (Table 5)', 'iris — Iris (scikit-learn), 150×4')
+    """
+    return SYNTHETIC[dataset][0] if dataset in SYNTHETIC else bundled_label(dataset)
+
+
+#: the choices of perplexity and psi: the paper's search range, and openTSNE's default 30
+_SEARCH_CHOICES = tuple(sorted({*PAPER_SEARCH, 10, 30}))
+
+
 @dataclass(frozen=True)
 class Params:
-    """Parameters of the t-SNE comparison; every field has a sensible default."""
+    """Parameters of the t-SNE comparison; every field has a sensible default.
 
-    dataset: str = "w-gaussians"   # a key of SYNTHETIC or a name from real_datasets()
-    w: int = 5000                  # dimensions per cluster (synthetic data only)
-    n_per_cluster: int = 500       # synthetic data only
-    perplexity: float = 30.0       # GK (openTSNE's default)
-    psi: int = 100                 # IK
-    t: int = 200                   # IK partitionings (the paper's setting)
-    method: str = "anne"           # IK partitioning
+    On real data ``w`` and ``n_per_cluster`` do not apply: they are set to
+    their defaults, so that every link to the same real data shares one result.
+    """
+
+    dataset: str = setting("w-gaussians", "dataset", choices=tuple(SYNTHETIC) + tuple(bundled_names()), url="data",
+                           format=dataset_label, help="The synthetic w-Gaussians of Tables 5 and 6, or a "
+                                                      "bundled real dataset (features scaled to [0, 1]).")
+    w: int = setting(5000, "w (dimensions per cluster)", choices=(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000),
+                     format=w_label, help="★ marks the paper's values: 1, 2, 100 and 5,000. The data have 2w "
+                                          "dimensions.")
+    n_per_cluster: int = setting(500, "points per cluster", choices=(100, 250, 500, 1000, 2000), url="n")
+    perplexity: float = setting(30.0, "GK perplexity", choices=tuple(float(v) for v in _SEARCH_CHOICES),
+                                format=lambda v: f"{v:g}",
+                                help="Effective number of neighbours of each point. The paper searched "
+                                     "5, 20, 40, 60, 80, 100, 250, 500, 800 (30 is openTSNE's default).")
+    psi: int = setting(100, "IK ψ", choices=_SEARCH_CHOICES,
+                       help="Points per partitioning: larger ψ, sharper kernel, fewer neighbours. "
+                            "The paper searched the same range as for perplexity.")
+    t: int = setting(200, "IK t (partitionings)", choices=(50, 100, 200, 500), help="The paper uses t = 200.")
+    method: str = setting("anne", "IK partitioning", choices=("anne", "iforest"), widget="radio",
+                          format={"anne": "Voronoi (aNNE)", "iforest": "isolation trees"}.get)
+    seed: int = setting(0, "seed", low=0, high=10_000)
     exaggeration_iter: int = 250   # openTSNE's defaults: early exaggeration 12, then plain t-SNE
     n_iter: int = 500
     frame_every: int = 25          # keep the embedding every this many iterations (for replay)
-    seed: int = 0
+
+    def __post_init__(self):
+        if self.dataset not in SYNTHETIC:
+            object.__setattr__(self, "w", 2)
+            object.__setattr__(self, "n_per_cluster", 500)
+
+    @staticmethod
+    def hidden(values: dict) -> set[str]:
+        """The settings that do not apply given the values chosen so far (see :func:`ikviz.params.hidden`)."""
+        return set() if values.get("dataset", "w-gaussians") in SYNTHETIC else {"w", "n_per_cluster"}
 
 
 @dataclass(frozen=True)
@@ -492,6 +547,33 @@ def quick_search_params(p: Params) -> Params | None:
     if p.dataset in SYNTHETIC and p.n_per_cluster > SEARCH_QUICK_N:
         return replace(p, n_per_cluster=SEARCH_QUICK_N)
     return None
+
+
+def search_params(p: Params, size: str = "quick") -> Params:
+    """The settings of the search range's run: ``p`` itself (``size="page"``), or on ``SEARCH_QUICK_N``
+    points per cluster where that is smaller (``"quick"``, see :func:`quick_search_params`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params, search_params
+    >>> search_params(Params(n_per_cluster=500)).n_per_cluster, search_params(Params(), "page").n_per_cluster
+    (250, 500)
+    """
+    return (quick_search_params(p) if size == "quick" else None) or p
+
+
+def search_cost(p: Params) -> str:
+    """What the search range costs, said before it runs (the page asks before starting it).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params, search_cost
+    >>> search_cost(Params(n_per_cluster=250)).startswith("18 embeddings")
+    True
+    """
+    what = f"{p.n_per_cluster:,} points per cluster" if p.dataset in SYNTHETIC else p.dataset
+    return (f"{2 * len(PAPER_SEARCH)} embeddings of {what}: about a third of a minute at 250 points per "
+            "cluster, a minute or more at 500 and w = 5,000, with progress and Cancel.")
 
 
 def slow_note(dataset: str) -> str | None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments.kernel_shapes import KERNELS, Result
+from ..params import setting
 from .contours import similarity_contour
 from .style import KERNEL_COLOURS, base_layout
 
@@ -81,3 +84,11 @@ def sharpness_figure(profiles: list[dict], height: int = 360) -> go.Figure:
 def figures(result: Result) -> list[go.Figure]:
     """All figures of the experiment, for export."""
     return [contour_figure(result, k) for k in result.surfaces] + [sharpness_figure(result.sharpness)]
+
+
+@dataclass(frozen=True)
+class Display:
+    """What the page draws on top of the contours (the computation is the same either way)."""
+
+    cells: bool = setting(True, "show one partitioning's cells")
+    data: bool = setting(False, "show data points")

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..data import dataset_label as bundled_label
 from ..experiments.tsne import (
     KERNELS,
     ORIGIN_LABEL,
     ORIGIN_NEIGHBOURS,
     PAPER_SEARCH,
-    PAPER_W,
+    SEARCH_QUICK_N,
     SYNTHETIC,
     Result,
     Table,
+    dataset_label,
+    w_label,
 )
+from ..params import setting
 from .style import (
     CLASS_COLOURS,
     KERNEL_COLOURS,
@@ -264,31 +268,6 @@ def figures(table: Table) -> list[go.Figure]:
     return figs
 
 
-def w_label(w: int) -> str:
-    """How a w is offered: with thousands separators, and a ★ for the paper's values.
-
-    Examples
-    --------
-    >>> from ikviz.plots.tsne import w_label
-    >>> w_label(5000), w_label(20)
-    ('5,000 ★', '20')
-    """
-    return f"{w:,} ★" if w in PAPER_W else f"{w:,}"
-
-
-def dataset_label(dataset: str) -> str:
-    """How a dataset is offered: a synthetic one by its table's name, a real one as every page shows them
-    (:func:`ikviz.data.dataset_label`).
-
-    Examples
-    --------
-    >>> from ikviz.plots.tsne import dataset_label
-    >>> dataset_label("w-gaussians"), dataset_label("iris")
-    ('w-Gaussians, equal variance (Table 5)', 'iris — Iris (scikit-learn), 150×4')
-    """
-    return SYNTHETIC[dataset][0] if dataset in SYNTHETIC else bundled_label(dataset)
-
-
 def score_metrics(scores: dict) -> list[tuple[str, str, str]]:
     """The scores shown under an embedding: ``(label, value, help)`` for 5-NN accuracy, silhouette, trustworthiness.
 
@@ -378,3 +357,15 @@ def search_table(search: dict) -> list[dict]:
     """
     return [{"setting": v, **{f"{k.upper()} {m}": round(search[k][v][m], 3) for k in KERNELS
                               for m in ("knn_accuracy", "silhouette")}} for v in sorted(search["gk"])]
+
+
+@dataclass(frozen=True)
+class Display:
+    """What the page draws beside the two embeddings."""
+
+    replay: bool = setting(False, "replay the optimisation",
+                           help="Both embeddings every 25 iterations, side by side, as an animation. "
+                                "Off by default: the replay is a few MB for each browser to draw.")
+    search: str = setting("quick", "size of the search", choices=("quick", "page"), url="search", widget="radio",
+                          format={"quick": f"{SEARCH_QUICK_N} points per cluster (a third of the time)",
+                                  "page": "this page's size"}.get)
