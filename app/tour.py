@@ -85,23 +85,138 @@ def live_number(step: tours.Step):
     return None
 
 
-def class_url(name: str, i: int) -> str:
-    """The full link of the step for the class (presentation mode off), or the relative one if the host is unknown."""
+#: environment variable: the address students reach the app at (``https://ikviz.example.org``), when the server
+#: cannot tell it (behind a proxy, or opened on the lecturer's laptop as localhost)
+PUBLIC_URL_ENV = "IKVIZ_PUBLIC_URL"
+_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an IP, IPv6 with or without brackets) names this computer only."""
+    import ipaddress
+
+    host = host.strip().strip("[]").lower()
+    if host in _LOOPBACK_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
+def lan_address() -> str | None:
+    """This computer's address on its network (the one Streamlit prints as "Network URL"), or None."""
+    import socket
+
+    from streamlit import net_util
+
+    candidates = [net_util.get_internal_ip() or ""]  # the interface of the default route; sends nothing
+    try:
+        candidates += socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        pass
+    return next((ip for ip in candidates if ip and not is_loopback(ip)), None)
+
+
+def class_base(url: str | None, headers, *, public: str | None = None, lan: str | None = None,
+               page: str = "", bound_to: str | None = None) -> tuple[str | None, str | None]:
+    """The app's root address for a class, and a note for the lecturer when it is not one a phone can open.
+
+    ``public`` (``IKVIZ_PUBLIC_URL``) wins. Otherwise the address the
+    lecturer's browser used: ``url`` (``st.context.url``) or, without it, the
+    request's headers (``X-Forwarded-Proto``/``X-Forwarded-Host`` of a proxy,
+    else ``Host``). A loopback host (localhost, 127.0.0.1, ::1) is replaced by
+    this computer's network address ``lan``, same port, unless there is none
+    or the server listens on loopback alone (``bound_to``): then the loopback
+    address stays and the note says that only this computer can open it.
+    Returns ``(None, note)`` when nothing tells the address.
+    """
+    from urllib.parse import urlsplit
+
+    if public and public.strip():
+        public = public.strip()
+        if public.startswith(("http://", "https://")) and urlsplit(public).hostname:
+            return public.rstrip("/"), None
+        return None, f"`{PUBLIC_URL_ENV}` must be a full address such as `https://host:8501`; it was ignored."
+    scheme = host_port = path = None
+    if url and url.startswith(("http://", "https://")):
+        parts = urlsplit(url)
+        scheme, host_port, path = parts.scheme, parts.netloc, parts.path
+    elif _header(headers, "X-Forwarded-Host") or _header(headers, "Host"):
+        scheme = (_header(headers, "X-Forwarded-Proto") or "http").split(",")[0].strip()
+        host_port = (_header(headers, "X-Forwarded-Host") or _header(headers, "Host")).split(",")[0].strip()
+        path = ""
+    if not host_port:
+        return None, None
+    path = path.rstrip("/")
+    if page and path.endswith("/" + page):
+        path = path[: -len(page) - 1]
+    host = urlsplit(f"//{host_port}").hostname or ""
+    port = urlsplit(f"//{host_port}").port
+    if is_loopback(host):
+        if lan and not (bound_to and is_loopback(bound_to)):
+            return f"{scheme}://{lan}{f':{port}' if port else ''}{path}", (
+                f"This browser opened the app as `{host}`, which only this computer can reach: the link uses this "
+                f"computer's network address, {lan}, for phones on the same network. If it does not open, set "
+                f"`{PUBLIC_URL_ENV}` to the address students can reach.")
+        return f"{scheme}://{host_port}{path}", (
+            f"Only this computer can open this link (`{host}`): no network address was found"
+            f"{' and the server listens on loopback only' if bound_to and is_loopback(bound_to) else ''}. "
+            f"Start the app with `--server.address 0.0.0.0` on a network, or set `{PUBLIC_URL_ENV}`.")
+    return f"{scheme}://{host_port}{path}", None
+
+
+def _header(headers, name: str) -> str | None:
+    """A request header by name, in any case (Streamlit's headers are case-insensitive, a plain dict is not)."""
+    if not headers:
+        return None
+    value = headers.get(name)
+    if value is None:
+        value = next((v for k, v in headers.items() if k.lower() == name.lower()), None)
+    return value or None
+
+
+def _host(url: str | None, headers) -> str | None:
+    """The host name in ``url``, else in the ``Host`` header; None if neither has one."""
+    from urllib.parse import urlsplit
+
+    if url and url.startswith(("http://", "https://")):
+        return urlsplit(url).hostname
+    host = _header(headers, "X-Forwarded-Host") or _header(headers, "Host")
+    return urlsplit(f"//{host.split(',')[0].strip()}").hostname if host else None
+
+
+def class_url(name: str, i: int) -> tuple[str, str | None]:
+    """The full link of the step for the class (presentation mode off) and a note for the lecturer, if any.
+
+    See :func:`class_base`; the relative link when nothing tells the address (a headless run).
+    """
+    import os
+
     relative = tours.step_url(name, i, present=False)
-    url = getattr(st.context, "url", None) or ""  # empty without a browser (a headless run)
-    if not url.startswith(("http://", "https://")):
-        return relative
-    base = url.split("?", 1)[0].split("#", 1)[0]
     page = tours.TOURS[name].steps[i].page
-    root = base.rsplit("/", 1)[0] if base.rstrip("/").endswith("/" + page) else base.rstrip("/")
-    return f"{root}/{relative}"
+    public = os.environ.get(PUBLIC_URL_ENV)
+    url = getattr(st.context, "url", None)
+    headers = getattr(st.context, "headers", None)
+    lan = None
+    if not public:
+        host = _host(url, headers)
+        lan = lan_address() if host is not None and is_loopback(host) else None
+    base, note = class_base(url, headers, public=public, lan=lan, page=page,
+                            bound_to=st.get_option("server.address"))
+    return (f"{base}/{relative}" if base else relative), note
 
 
-def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as an inline SVG (pure Python, segno)."""
+def qr_png(url: str) -> bytes:
+    """A QR code of ``url`` as a PNG image (segno; black on white, a 4-module quiet zone, 8 px modules)."""
+    import io
+
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000000", light="#ffffff")
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="png", scale=8, border=4, dark="#000000", light="#ffffff")
+    return buffer.getvalue()
 
 
 def leave() -> None:
@@ -150,12 +265,14 @@ def bar() -> None:
                     st.page_link(page, label="Next", icon=":material/arrow_forward:", query_params=query)
                 else:
                     st.button("Next", icon=":material/arrow_forward:", disabled=True, key="_tour_next_off")
-            url = class_url(tour.name, i)
+            url, note = class_url(tour.name, i)
             with st.popover("Link for the class", icon=":material/qr_code_2:"):
                 st.caption("Copy the link (button at its right) or scan the code: it opens this step with the "
                            "controls shown.")
                 st.code(url, language=None, wrap_lines=True)
-                st.html(qr_svg(url))
+                if note:
+                    st.warning(note, icon=":material/wifi_off:")
+                st.image(qr_png(url), width=280, caption="Scan to open this step")
             exit_query = {k: v for k, v in step.params.items()}
             st.page_link(script(step.page), label="Leave the tour", icon=":material/close:",
                          query_params=exit_query)

@@ -216,8 +216,3 @@ def test_live_number_comes_from_the_checked_claims(monkeypatch):
     monkeypatch.setattr(store, "get_store", lambda: Peek())
     assert tour_bar.live_number(step) is row
     assert tour_bar.live_number(tours.TOURS["ting2021"].steps[0]) is None
-
-
-def test_the_qr_code_is_an_svg_of_the_link():
-    svg = tour_bar.qr_svg("http://localhost:8501/kernel-shapes?psi=16&tour=ting2018&step=1")
-    assert svg.startswith("<svg") and "path" in svg
