@@ -32,6 +32,8 @@ class Entry:
     figures: Callable[[Any], list]   # result -> Plotly figures
     numbers: Callable[[Any], dict]   # result -> the JSON payload
     quick: dict = dataclasses.field(default_factory=dict)  # overrides for --quick
+    # overrides for the paper's size, where the app's view (the Params defaults) is smaller
+    paper: dict = dataclasses.field(default_factory=dict)
 
 
 def _kernel_shapes() -> Entry:
@@ -297,7 +299,7 @@ def execute(name: str, quick: bool = False, *, progress=None, **overrides):
     from .runner import RunMemo, call_block
 
     entry = get(name)
-    params = entry.params(**{**(entry.quick if quick else {}), **overrides})
+    params = entry.params(**{**entry.paper, **(entry.quick if quick else {}), **overrides})
     start = time.perf_counter()
     result = call_block(entry.run, (params,), {}, RunMemo(), progress)
     return entry, params, result, time.perf_counter() - start
