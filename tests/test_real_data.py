@@ -30,3 +30,16 @@ def test_loaded_arrays_are_copies():
 def test_unknown_name_lists_choices():
     with pytest.raises(ValueError, match="unknown dataset 'nope'.*iris"):
         load_dataset("nope")
+
+
+def test_paper_size_sets_are_listed_apart_with_their_sizes():
+    from ikviz.data.fetch import FILES
+
+    fetched = dataset_names(fetched=True)
+    assert set(fetched) == {"ijcnn1", "ijcnn1-test", "mnist-test", "a9a-full"}
+    assert not set(fetched) & set(dataset_names())       # the app's choice lists stay the bundled sets
+    for name in fetched:
+        info = dataset_info(name)
+        assert all(f in FILES and FILES[f].rows == info.n for f in info.fetched)
+        assert f"`{name}`" in SOURCES
+    assert dataset_info("a9a-full").n == dataset_info("a9a").n + dataset_info("a9a-test").n == 48_842

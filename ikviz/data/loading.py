@@ -3,7 +3,9 @@
 Names are lower case with hyphens, as they appear in the app's links:
 the papers' generators (``uniform``, ``four-quadrants``, ``w-gaussians``,
 ``density-ratio``, ``dense-sparse-clusters``) and the bundled real data sets
-(:func:`ikviz.data.dataset_names`). Scaling and subsampling are done here, in
+(:func:`ikviz.data.dataset_names`) and the papers' larger ones, fetched
+(``ijcnn1``, ``ijcnn1-test``, ``mnist-test``; see :mod:`ikviz.data.fetch`) or
+joined (``a9a-full``, a9a's 48,842 rows). Scaling and subsampling are done here, in
 one way, so two pages that show "a9a, 2,000 rows, min-max scaled" show the
 same rows.
 """
@@ -15,7 +17,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.preprocessing import minmax_scale, scale as standardise
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from .._sklearn import Interval, StrOptions, validate_params
 
 from .clusters import dense_sparse_clusters
 from .density_ratio import density_ratio
@@ -77,7 +79,7 @@ def canonical_name(name: str) -> str:
 
 
 def data_names() -> list[str]:
-    """Every name :func:`load` accepts: the generators, then the bundled real data sets.
+    """Every name :func:`load` accepts: the generators, the bundled real data sets, then the paper-size ones.
 
     Examples
     --------
@@ -85,7 +87,7 @@ def data_names() -> list[str]:
     >>> data_names()[:3]
     ['uniform', 'four-quadrants', 'w-gaussians']
     """
-    return list(GENERATORS) + [n for n in dataset_names() if n not in GENERATORS]
+    return list(GENERATORS) + [n for n in dataset_names() + dataset_names(fetched=True) if n not in GENERATORS]
 
 
 @validate_params({"name": [str], "scale": [StrOptions(set(SCALINGS)), None],
@@ -93,7 +95,12 @@ def data_names() -> list[str]:
                  prefer_skip_nested_validation=True)
 def load(name: str, *, scale: str | None = None, max_rows: int | None = None, seed: int = 0,
          **options) -> tuple[np.ndarray, np.ndarray]:
-    """Data set ``name`` as ``(X, y)``: generated with ``seed``, or read from the bundled files.
+    """Data set ``name`` as ``(X, y)``: generated with ``seed``, or read from the bundled or fetched files.
+
+    A fetched set (``ijcnn1``, ``ijcnn1-test``, ``mnist-test``) is read through
+    :func:`ikviz.data.fetch.fetch`: from ``IKVIZ_DATA_MIRROR``, the cache, or
+    its URL; without any of them a :class:`ikviz.data.fetch.FetchError` names
+    the file that would serve.
 
     Parameters
     ----------
@@ -135,9 +142,9 @@ def load(name: str, *, scale: str | None = None, max_rows: int | None = None, se
     key = canonical_name(name)
     if key in GENERATORS:
         X, y = GENERATORS[key](seed, **options)
-    elif key in dataset_names():
+    elif key in dataset_names() or key in dataset_names(fetched=True):
         if options:
-            raise TypeError(f"the bundled data set {key!r} takes no options; got {sorted(options)}.")
+            raise TypeError(f"the real data set {key!r} takes no options; got {sorted(options)}.")
         X, y = load_dataset(key)
     else:
         raise ValueError(f"name must be one of {data_names()}; got {name!r}.")

@@ -1,9 +1,13 @@
-"""Bundled real datasets, loadable by name.
+"""Real datasets, loadable by name: bundled ones and the papers' larger ones, fetched.
 
-The files live in the repository's ``datasets/`` folder (gzip-compressed
-copies of the files described in ``datasets/SOURCES.md``); set the
-``IKVIZ_DATASETS`` environment variable to use another folder. scikit-learn's
-own bundled sets (iris, wine, breast cancer, digits) need no files.
+The bundled files live in the repository's ``datasets/`` folder
+(gzip-compressed copies of the files described in ``datasets/SOURCES.md``);
+set the ``IKVIZ_DATASETS`` environment variable to use another folder.
+scikit-learn's own bundled sets (iris, wine, breast cancer, digits) need no
+files. The paper-size sets (full ijcnn1, the MNIST test set) come through
+:func:`ikviz.data.fetch.fetch` (``IKVIZ_DATA_MIRROR``, the cache, or their
+URL); a9a's 48,842 rows (``a9a-full``) join its two bundled files. They are
+listed by ``dataset_names(fetched=True)`` and load like bundled ones.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 import gzip
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
+from .._sklearn import validate_params
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,8 @@ class DatasetInfo:
     licence: str
     used_in: str = "–"
     n_features: int | None = None  # LIBSVM files: the feature count to pass to the loader
+    fetched: tuple[str, ...] = ()  # files of ikviz.data.fetch.FILES (LIBSVM: one file; IDX: images, labels)
+    joins: tuple[str, ...] = ()    # datasets whose rows this one stacks, in order (a9a-full)
 
 
 _UCI = "CC BY 4.0 (UCI)"
@@ -71,6 +78,15 @@ _INFOS = [
                 "UCI Adult CC BY 4.0; LIBSVM states no licence", "ting2021, lu2016", 123),
     DatasetInfo("ijcnn1-10k", "ijcnn1_10k.svm.gz", "IJCNN 2001 (10,000-row subset)", 10000, 22, 2,
                 "no licence stated by LIBSVM", "ting2018, ting2021, lu2016, wang2017", 22),
+    DatasetInfo("ijcnn1", None, "IJCNN 2001, full training set (fetched)", 49990, 22, 2,
+                "no licence stated by LIBSVM", "ting2018, ting2021, lu2016, wang2017", 22, ("ijcnn1.trn.bz2",)),
+    DatasetInfo("ijcnn1-test", None, "IJCNN 2001, test set (fetched)", 91701, 22, 2,
+                "no licence stated by LIBSVM", "ting2021, lu2016, wang2017", 22, ("ijcnn1.tst.bz2",)),
+    DatasetInfo("mnist-test", None, "MNIST test set, 28x28 digits (fetched)", 10000, 784, 10,
+                "CC BY-SA 3.0 (as commonly distributed)", "wang2017, lu2016, ting2021", None,
+                ("mnist-t10k-images-idx3-ubyte.gz", "mnist-t10k-labels-idx1-ubyte.gz")),
+    DatasetInfo("a9a-full", None, "Adult a9a (LIBSVM), training and test parts", 48842, 123, 2,
+                "UCI Adult CC BY 4.0; LIBSVM states no licence", "lu2016", 123, joins=("a9a", "a9a-test")),
     DatasetInfo("iris", None, "Iris (scikit-learn)", 150, 4, 3, "public domain (UCI, via scikit-learn)"),
     DatasetInfo("wine", None, "Wine (scikit-learn)", 178, 13, 3, _UCI + ", via scikit-learn"),
     DatasetInfo("breast-cancer", None, "Breast cancer Wisconsin diagnostic (scikit-learn)", 569, 30, 2,
@@ -81,8 +97,19 @@ _INFOS = [
 DATASETS: dict[str, DatasetInfo] = {info.name: info for info in _INFOS}
 
 
-def dataset_names() -> list[str]:
-    """Names accepted by :func:`load_dataset`, smallest first.
+def _paper_size(info: DatasetInfo) -> bool:
+    return bool(info.fetched or info.joins)
+
+
+def dataset_names(fetched: bool = False) -> list[str]:
+    """Names accepted by :func:`load_dataset`, smallest first: the bundled ones, or the paper-size ones.
+
+    Parameters
+    ----------
+    fetched : bool, default=False
+        False: the bundled datasets (the app's choice lists). True: the
+        paper-size ones, fetched (``ijcnn1``, ``ijcnn1-test``, ``mnist-test``)
+        or joined from bundled files (``a9a-full``).
 
     Returns
     -------
@@ -93,8 +120,11 @@ def dataset_names() -> list[str]:
     >>> from ikviz.data import dataset_names
     >>> dataset_names()[:3]
     ['iris', 'wheat-seeds', 'wine']
+    >>> dataset_names(fetched=True)
+    ['mnist-test', 'ijcnn1', 'ijcnn1-test', 'a9a-full']
     """
-    return sorted(DATASETS, key=lambda name: (DATASETS[name].n * DATASETS[name].d, name))
+    return sorted((n for n, info in DATASETS.items() if _paper_size(info) == bool(fetched)),
+                  key=lambda name: (DATASETS[name].n * DATASETS[name].d, name))
 
 
 @validate_params({"name": [str]}, prefer_skip_nested_validation=True)
@@ -141,7 +171,8 @@ def dataset_info(name: str) -> DatasetInfo:
     (150, 4, 3)
     """
     if name not in DATASETS:
-        raise ValueError(f"unknown dataset {name!r}: name must be one of: {', '.join(dataset_names())}.")
+        raise ValueError(f"unknown dataset {name!r}: name must be one of: "
+                         f"{', '.join(dataset_names() + dataset_names(fetched=True))}.")
     return DATASETS[name]
 
 
@@ -168,8 +199,30 @@ def _encode(labels: np.ndarray) -> np.ndarray:
     return codes.astype(np.int64)
 
 
+@lru_cache(maxsize=4)
+def _load_paper_size(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A paper-size set, read once per process (the caller gets copies)."""
+    from .fetch import fetch, read_idx, read_libsvm
+
+    info = DATASETS[name]
+    if info.joins:
+        # the parts hold the same classes (a9a: -1, +1), so their codes 0..k-1 agree
+        parts = [_load(part) for part in info.joins]
+        return np.vstack([X for X, _ in parts]), np.concatenate([y for _, y in parts])
+    if info.n_features is not None:
+        X, y = read_libsvm(fetch(info.fetched[0]), info.n_features)
+        return X.toarray(), _encode(np.asarray(y))
+    images, labels = (read_idx(fetch(f)) for f in info.fetched)
+    if len(images) != len(labels):
+        raise ValueError(f"{info.fetched[0]} holds {len(images)} images but {info.fetched[1]} {len(labels)} labels.")
+    return images.reshape(len(images), -1).astype(np.float64), _encode(labels)
+
+
 def _load(name: str) -> tuple[np.ndarray, np.ndarray]:
     info = dataset_info(name)
+    if _paper_size(info):
+        X, y = _load_paper_size(name)
+        return X.copy(), y.copy()
     if info.file is None:
         from sklearn import datasets as skd
 
@@ -181,9 +234,9 @@ def _load(name: str) -> tuple[np.ndarray, np.ndarray]:
     if not path.exists():
         raise ValueError(f"dataset file {path} is missing; set IKVIZ_DATASETS to the folder holding it.")
     if info.n_features is not None:
-        from sklearn.datasets import load_svmlight_file
+        from .fetch import read_libsvm
 
-        X, y = load_svmlight_file(str(path), n_features=info.n_features)
+        X, y = read_libsvm(path, info.n_features)
         return X.toarray(), _encode(np.asarray(y))
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         table = np.loadtxt(fh, delimiter=",", dtype=str, skiprows=1, comments=None)

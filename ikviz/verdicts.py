@@ -1,0 +1,206 @@
+"""The verdict rules of :mod:`ikviz.claims`, in one place: what makes a paper's claim hold.
+
+A reviewer's rules, each a small function a claim's check combines:
+
+* :func:`direction`: a claim of direction ("beats", "lower", "higher") holds
+  only in that direction, by more than a tolerance; at least half the
+  paper's own gap is **holds**, less is **holds, smaller**.
+* :func:`faster` and :func:`lower`: the same rule for "faster" (a time ratio
+  below 1) and "lower" (a rate below the peer's): a slower "faster" fails.
+* :func:`all_parts`: a claim made of several parts ("lower than RBF *and*
+  Laplacian", "beats RAW and RBF", "at ratio 10 and 20") holds only when
+  every part holds; the note names each part that fails.
+* :func:`paper_settings`: only the paper's own settings decide a verdict;
+  results under other settings are returned apart, to be shown and
+  labelled, never counted.
+* :func:`readings`: where the paper leaves a deciding detail out (the
+  Gaussian bandwidth, the IK variant, the data generator), the verdict under
+  each reasonable reading; if they disagree the verdict is **protocol
+  unspecified**, and the note names the detail and each reading's verdict.
+* **data not available here**: a claim on data this machine cannot obtain
+  gets this verdict rather than one from a stand-in (:func:`unavailable`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: every verdict, best first; the order is the one :func:`all_parts` takes the worst of
+VERDICTS = ("holds", "holds, smaller", "protocol unspecified", "does not reproduce", "data not available here")
+#: differences smaller than this (in the claim's own unit: accuracy, AMI, rate) count as no difference
+TOLERANCE = 0.01
+#: a time ratio within this of 1 is no speed-up (timings on a shared machine move by a few per cent)
+TIME_TOLERANCE = 0.05
+
+_RANK = {v: i for i, v in enumerate(VERDICTS)}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A verdict and the note that explains it (which part fails, which reading gives what).
+
+    Examples
+    --------
+    >>> Judgement("holds").note
+    ''
+    """
+
+    verdict: str
+    note: str = ""
+
+    def __post_init__(self):
+        check_verdict(self.verdict)
+
+
+def check_verdict(verdict: str) -> str:
+    """``verdict`` if it is one of :data:`VERDICTS`; ``ValueError`` naming them otherwise.
+
+    Examples
+    --------
+    >>> check_verdict("holds")
+    'holds'
+    """
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {VERDICTS}; got {verdict!r}.")
+    return verdict
+
+
+def direction(gap: float, paper_gap: float | None = None, tol: float = TOLERANCE) -> str:
+    """Verdict for a claimed advantage ``gap`` (> 0: the paper's direction), against the paper's own gap.
+
+    Parameters
+    ----------
+    gap : float
+        ikviz's advantage in the claim's direction (e.g. IK's accuracy minus the peer's).
+    paper_gap : float, optional
+        The paper's own advantage; at least half of it is "holds", less is "holds, smaller".
+    tol : float
+        A gap of at most ``tol`` is no advantage.
+
+    Examples
+    --------
+    >>> direction(0.30, 0.5), direction(0.1, 0.5), direction(0.0, 0.5), direction(-0.3, 0.5)
+    ('holds', 'holds, smaller', 'does not reproduce', 'does not reproduce')
+    """
+    if gap is None or not np.isfinite(gap) or gap <= tol:
+        return "does not reproduce"
+    if paper_gap is None or gap >= 0.5 * paper_gap:
+        return "holds"
+    return "holds, smaller"
+
+
+def lower(value: float, peer: float, paper_gap: float | None = None, tol: float = TOLERANCE) -> str:
+    """Verdict for "``value`` is lower than ``peer``": :func:`direction` of ``peer - value``.
+
+    Examples
+    --------
+    >>> lower(0.05, 0.08), lower(0.09, 0.08)
+    ('holds', 'does not reproduce')
+    """
+    return direction(peer - value, paper_gap, tol)
+
+
+def faster(seconds: float, peer_seconds: float, paper_ratio: float | None = None,
+           tol: float = TIME_TOLERANCE) -> str:
+    """Verdict for "this is faster than its peer": the time ratio must be below ``1 - tol``.
+
+    ``paper_ratio`` is the paper's own ratio (its time over its peer's); a
+    speed-up of less than half the paper's is "holds, smaller". A ratio near 1
+    (a tie) or above it (slower) never holds.
+
+    Examples
+    --------
+    >>> faster(50, 100), faster(98, 100), faster(2300, 100)
+    ('holds', 'does not reproduce', 'does not reproduce')
+    >>> faster(90, 100, paper_ratio=0.5)
+    'holds, smaller'
+    """
+    if not (seconds is not None and peer_seconds and np.isfinite(seconds) and np.isfinite(peer_seconds)):
+        return "does not reproduce"
+    ratio = float(seconds) / float(peer_seconds)
+    return direction(1.0 - ratio, None if paper_ratio is None else 1.0 - paper_ratio, tol)
+
+
+def all_parts(parts: dict[str, str]) -> Judgement:
+    """One verdict for a claim made of several parts: the worst part's, naming every part that fails.
+
+    A part "fails" when its verdict is not "holds" (a "holds, smaller" part
+    makes the claim "holds, smaller").
+
+    Examples
+    --------
+    >>> all_parts({"vs RBF": "holds", "vs Laplacian": "does not reproduce"})
+    Judgement(verdict='does not reproduce', note='fails: vs Laplacian (does not reproduce)')
+    >>> all_parts({"ACC": "holds", "NMI": "holds"}).verdict
+    'holds'
+    """
+    if not parts:
+        raise ValueError("a claim needs at least one part to judge.")
+    worst = max(parts.values(), key=lambda v: _RANK[check_verdict(v)])
+    failing = [f"{name} ({v})" for name, v in parts.items() if v != "holds"]
+    return Judgement(worst, "fails: " + "; ".join(failing) if failing else "")
+
+
+def _key(setting) -> str:
+    try:
+        return f"{float(setting):g}"
+    except (TypeError, ValueError):
+        return str(setting)
+
+
+def paper_settings(results: dict, allowed) -> tuple[dict, dict]:
+    """Split ``results`` (setting -> value) into those under the paper's settings and the others.
+
+    Only the first part may decide a verdict; the second is to be shown,
+    labelled as not the paper's, and never counted. Numeric settings compare
+    by value (``"30"`` and ``30.0`` are one setting).
+
+    Examples
+    --------
+    >>> counted, shown = paper_settings({"5": 0.99, "30": 0.5, "800": 0.6}, (5, 20, 40, 800))
+    >>> counted, shown
+    ({'5': 0.99, '800': 0.6}, {'30': 0.5})
+    """
+    keep = {_key(a) for a in allowed}
+    counted = {k: v for k, v in results.items() if _key(k) in keep}
+    shown = {k: v for k, v in results.items() if _key(k) not in keep}
+    return counted, shown
+
+
+def readings(detail: str, verdicts: dict[str, str]) -> Judgement:
+    """The verdict when the paper leaves ``detail`` out: the same under every reading, or "protocol unspecified".
+
+    Parameters
+    ----------
+    detail : str
+        What the paper does not give (e.g. "the Gaussian kernel's bandwidth").
+    verdicts : dict
+        Reading -> the verdict under it.
+
+    Examples
+    --------
+    >>> readings("the IK variant", {"Voronoi": "does not reproduce", "iForest": "holds"})
+    Judgement(verdict='protocol unspecified', note='the paper does not give the IK variant: Voronoi: does not reproduce; iForest: holds')
+    >>> readings("the IK variant", {"Voronoi": "holds", "iForest": "holds"}).verdict
+    'holds'
+    """
+    if not verdicts:
+        raise ValueError("readings need at least one reading to judge.")
+    found = {check_verdict(v) for v in verdicts.values()}
+    listing = "; ".join(f"{r}: {v}" for r, v in verdicts.items())
+    if len(found) == 1:
+        return Judgement(found.pop(), f"the same under every reading of {detail} ({listing})")
+    return Judgement("protocol unspecified", f"the paper does not give {detail}: {listing}")
+
+
+def unavailable(dataset: str, url: str) -> Judgement:
+    """The verdict of a claim whose data this machine cannot obtain: no stand-in decides it.
+
+    Examples
+    --------
+    >>> unavailable("covtype", "https://example.org/covtype").verdict
+    'data not available here'
+    """
+    return Judgement("data not available here", f"{dataset} is not obtainable here (source: {url})")
