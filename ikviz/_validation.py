@@ -18,6 +18,8 @@ scikit-learn's estimator checks.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_array as sk_check_array
+from sklearn.utils.validation import validate_data as sk_validate_data
 
 #: Largest dense result (in bytes) a function may allocate before it refuses.
 DEFAULT_DENSE_BUDGET = 2 * 1024**3
@@ -314,25 +316,16 @@ def check_n_features(estimator, X, reset: bool, name: str = "X") -> None:
                          f"{expected} features as input.")
 
 
-def _check_feature_names(estimator, X, reset: bool) -> None:
-    try:  # scikit-learn >= 1.6
-        from sklearn.utils.validation import _check_feature_names as check
-    except ImportError:  # pragma: no cover - older scikit-learn keeps it on the estimator
-        check = getattr(estimator, "_check_feature_names", None)
-        if check is None:
-            return
-        check(X, reset=reset)
-        return
-    check(estimator, X, reset=reset)
-
-
 def validate_data(estimator, X, *, reset: bool, name: str = "X", dtype=np.float64,
                   accept_sparse: bool = False):
     """Check ``X`` for ``estimator``: values (:func:`check_matrix`), feature count and names.
 
     Call it with ``reset=True`` in ``fit`` and ``reset=False`` in ``transform``,
     ``predict``... It sets or checks ``n_features_in_`` and, for data frames,
-    ``feature_names_in_`` (as scikit-learn's ``validate_data`` does).
+    ``feature_names_in_``, through scikit-learn's public
+    ``sklearn.utils.validation.validate_data``: a frame whose columns are
+    renamed or reordered since ``fit`` is refused, as scikit-learn's own
+    transformers refuse it.
 
     Parameters
     ----------
@@ -367,16 +360,15 @@ def validate_data(estimator, X, *, reset: bool, name: str = "X", dtype=np.float6
     ...
     ValueError: X has 3 features, but BaseEstimator is expecting 2 features as input.
     """
-    _check_feature_names(estimator, X, reset=reset)
     if accept_sparse and _is_sparse(X):
-        from sklearn.utils import check_array
-
-        arr = check_array(X, accept_sparse="csr", dtype=dtype, input_name=name)
+        arr = sk_check_array(X, accept_sparse="csr", dtype=dtype, input_name=name)
         if arr.shape[0] == 0 or arr.shape[1] == 0:
             check_matrix(np.empty(arr.shape), name)  # the same message as for a dense empty X
     else:
         arr = check_matrix(X, name, dtype=dtype)
     check_n_features(estimator, arr, reset=reset, name=name)
+    # names (data frames) recorded at fit and compared later; the values were checked above
+    sk_validate_data(estimator, X if hasattr(X, "columns") else arr, reset=reset, skip_check_array=True)
     return arr
 
 

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.cluster import KMeans
 from sklearn.pipeline import Pipeline
-from sklearn.utils._param_validation import InvalidParameterError
+from ikviz._sklearn import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 

@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 import pytest
-from sklearn.utils._param_validation import InvalidParameterError
+from ikviz._sklearn import InvalidParameterError
 
 from ikviz import clustering as cl
 from ikviz.clustering.density_peaks import tie_keys

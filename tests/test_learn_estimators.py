@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import InvalidParameterError
+from ikviz._sklearn import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from ikviz.data import density_ratio

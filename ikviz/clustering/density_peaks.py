@@ -11,7 +11,9 @@ For a cutoff ``eps``:
 "Denser" is a strict order: equal densities are ordered by a seeded hash of
 each row's values (:func:`tie_keys`), so the clustering does not depend on
 the order of the rows. Only identical rows fall back on their position, and
-those normally share a cluster (one hangs on the other at distance 0). Among
+those normally share a cluster (one hangs on the other at distance 0).
+``DensityPeaks(ties="row index")`` orders equal densities by row position
+instead, the rule before the hash, kept to measure what it changes. Among
 denser points at the same distance the denser one is the nearest denser
 point, and among equal rho * delta the denser point is the centre.
 
@@ -27,14 +29,13 @@ at the cost of one fit.
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClusterMixin, clone
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import validate_data
 from ..kernels import IsolationKernel, local_scale, shared_cells
 from ._dp import adaptive_gaussian_block, count_within, euclidean_block, follow_chain, nearest_denser
@@ -42,6 +43,8 @@ from ._dp import adaptive_gaussian_block, count_within, euclidean_block, follow_
 #: default size of one streamed block of distances (rows x n float64)
 DEFAULT_BLOCK_BYTES = 64 * 1024**2
 METRICS = ("euclidean", "ik", "adaptive")
+#: how points of equal density are ordered (DensityPeaks' ``ties``)
+TIES = ("row values", "row index")
 #: up to this many features a direct loop beats a BLAS matrix product for Euclidean blocks
 _DIRECT_MAX_FEATURES = 16
 #: IsolationKernel parameters DensityPeaks and SpectralClustering set themselves
@@ -106,37 +109,6 @@ def tie_keys(X: np.ndarray, seed: int) -> np.ndarray:
     for c0 in range(0, d, step):
         acc += _splitmix64(bits[:, c0:c0 + step] ^ salt[None, c0:c0 + step]).sum(axis=1, dtype=np.uint64)
     return _splitmix64(acc)
-
-
-#: when True, tie keys are all equal, so equal densities fall back on row position (see ties_by_row_index)
-_TIES_BY_ROW_INDEX = False
-
-
-@contextmanager
-def ties_by_row_index():
-    """Within this block, order equal densities by row position, the rule before :func:`tie_keys`; for comparisons.
-
-    With that rule the clustering depends on the order of the rows (and for
-    ``metric="ik"`` the kernel is fitted in the given row order). It exists to
-    measure that effect (:func:`ikviz.experiments.clustering.row_order_effect`);
-    it changes a module setting, so do not use it while other threads cluster.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ikviz.clustering import DensityPeaks
-    >>> from ikviz.clustering.density_peaks import ties_by_row_index
-    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])   # every density 0 at a small cutoff
-    >>> with ties_by_row_index():
-    ...     DensityPeaks(1, eps_fraction=0.1).fit(X).cluster_centers_indices_.tolist()
-    [0]
-    """
-    global _TIES_BY_ROW_INDEX
-    before, _TIES_BY_ROW_INDEX = _TIES_BY_ROW_INDEX, True
-    try:
-        yield
-    finally:
-        _TIES_BY_ROW_INDEX = before
 
 
 def _kernel_params(kernel_params, owner: str) -> dict:
@@ -342,6 +314,14 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
     block_bytes : int or None, default=None
         Largest block of distances held at once (default 64 MiB); the n x n
         matrix is never built when it is larger.
+    ties : {"row values", "row index"}, default="row values"
+        How points of equal density are ordered. ``"row values"``: by a
+        seeded hash of each row's values (:func:`tie_keys`), so the result
+        does not depend on the order of the rows. ``"row index"``: by row
+        position, the rule before the hash; with it the clustering depends on
+        the order of the rows (and for ``metric="ik"`` the kernel is fitted in
+        the given row order). It exists to measure that effect
+        (:func:`ikviz.experiments.clustering.row_order_effect`).
     random_state : int, numpy Generator, RandomState or None, default=None
         Seeds the Isolation Kernel and the hash that orders points of equal
         density (seed 0 when None, so the Euclidean and adaptive clusterings
@@ -396,6 +376,13 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
     ((100,), (2, 2))
     >>> np.bincount(DensityPeaks(n_clusters=2, metric="ik", psi=8, t=50, random_state=0).fit_predict(X)).tolist()
     [50, 50]
+
+    Equal densities: every point below has density 0 at a small cutoff, so
+    the tie rule alone picks the centre.
+
+    >>> square = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    >>> DensityPeaks(1, eps_fraction=0.1, ties="row index").fit(square).cluster_centers_indices_.tolist()
+    [0]
     """
 
     _parameter_constraints: dict = {
@@ -407,11 +394,12 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
         "kernel_params": [dict, None],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "block_bytes": [Interval(Integral, 1, None, closed="left"), None],
+        "ties": [StrOptions(set(TIES))],
         "random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(self, n_clusters=2, *, eps_fraction=0.02, metric="euclidean", psi=16, t=200, kernel_params=None,
-                 n_neighbors=7, block_bytes=None, random_state=None):
+                 n_neighbors=7, block_bytes=None, ties="row values", random_state=None):
         self.n_clusters = n_clusters
         self.eps_fraction = eps_fraction
         self.metric = metric
@@ -420,9 +408,10 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
         self.kernel_params = kernel_params
         self.n_neighbors = n_neighbors
         self.block_bytes = block_bytes
+        self.ties = ties
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Cluster ``X`` at the cutoff ``eps_fraction``.
 
@@ -504,7 +493,7 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
                              f"choose n_clusters <= {n}.")
         kernel = _isolation_kernel(self) if self.metric == "ik" else None
         seed = self._tie_seed()
-        keys = np.zeros(n, dtype=np.uint64) if _TIES_BY_ROW_INDEX else tie_keys(X, seed)
+        keys = np.zeros(n, dtype=np.uint64) if self.ties == "row index" else tie_keys(X, seed)
         Z, power = _unit_frame(X)
         if self.metric == "ik":
             kernel.set_params(psi=min(int(self.psi), n))

@@ -11,8 +11,8 @@ from numbers import Integral, Real
 from sklearn.cluster import KMeans
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import FunctionTransformer
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
+from .._sklearn import HasMethods, Interval, StrOptions, validate_params
 from ..features import RandLocal
 from ..kernels import IsolationKernel
 from .density_peaks import _kernel_params

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 from sklearn.metrics import adjusted_mutual_info_score, normalized_mutual_info_score
-from sklearn.utils._param_validation import validate_params
 
+from .._sklearn import validate_params
 from .._validation import check_dense_size, check_matrix
 
 #: largest clusters x classes overlap table match_labels builds (its matching costs ~ the cube of the side)

@@ -12,10 +12,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn import cluster as _sk_cluster
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClusterMixin
 from threadpoolctl import threadpool_limits
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import check_dense_size, validate_data
 from ..kernels import adaptive_gaussian, rbf
 from .density_peaks import _isolation_kernel
@@ -107,7 +107,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.dense_budget = dense_budget
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Build the affinity of the rows of ``X`` and cluster it.
 

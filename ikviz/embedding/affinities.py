@@ -24,8 +24,8 @@ import numpy as np
 import scipy.sparse as sp
 from openTSNE.affinity import Affinities
 from sklearn.neighbors import NearestNeighbors
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from .._sklearn import Interval, StrOptions, validate_params
 from .._validation import check_dense_size, check_matrix, check_n_features
 from ..kernels import IsolationKernel
 

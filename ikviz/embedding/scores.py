@@ -18,8 +18,8 @@ import numpy as np
 from sklearn.manifold import trustworthiness as _sk_trustworthiness
 from sklearn.metrics import silhouette_score
 from sklearn.neighbors import NearestNeighbors
-from sklearn.utils._param_validation import Interval, validate_params
 
+from .._sklearn import Interval, validate_params
 from .._validation import check_dense_size, check_labels, check_matrix
 from ..kernels.classic import normalise
 

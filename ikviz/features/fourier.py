@@ -12,12 +12,12 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import check_dense_size, validate_data
 
 KERNELS = ("gaussian", "laplacian")
@@ -77,7 +77,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     def _n_features_out(self):
         return self.n_components
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Draw the random frequencies for ``X``'s number of features (the values of ``X`` are not used).
 

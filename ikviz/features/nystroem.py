@@ -12,11 +12,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import as_generator, check_dense_size, check_matrix, validate_data
 
 KERNELS = {"gaussian": "rbf", "laplacian": "laplacian"}
@@ -100,7 +100,7 @@ class LowRankNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             raise ValueError("X has values so far from the basis that their differences overflow; rescale X.")
         return Z
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Sample the basis from the rows of ``X`` and eigendecompose its kernel matrix.
 

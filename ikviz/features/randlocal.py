@@ -16,11 +16,11 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import as_generator, check_dense_size, validate_data
 from ._anchors import nearest_anchors
 
@@ -135,7 +135,7 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def _n_features_out(self):
         return int(self.n_anchors_.sum())
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Sample the subspaces and anchors from the rows of ``X`` and measure each set's D_avg.
 
@@ -154,7 +154,7 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self._fit(X, y)
         return self
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit, then return the training features of Alg. 1 (an anchor's own row skips that anchor).
 

@@ -16,8 +16,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
 from sklearn.neighbors import NearestNeighbors
-from sklearn.utils._param_validation import Interval, validate_params
 
+from .._sklearn import Interval, validate_params
 from .._validation import check_dense_size, check_matrix
 
 #: parameter constraints shared by the kernel functions

@@ -14,8 +14,8 @@ import scipy.sparse as sp
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 from sklearn.preprocessing import normalize
-from sklearn.utils._param_validation import validate_params
 
+from .._sklearn import validate_params
 from .._validation import check_matrix
 from ._lp import lp_distances
 from .classic import BUDGET, NEIGHBOURS, POSITIVE, _check_k, normalise, _pair

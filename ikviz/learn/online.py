@@ -29,13 +29,13 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.preprocessing import normalize
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import validate_data
 from ..features import LowRankNystroem, RandLocal, RandomFourierFeatures
 from ..kernels import IsolationKernel
@@ -102,7 +102,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     _STATE = ("_mistakes", "_n_seen", "_n_mistakes", "_n_rows", "_buffer", "_frozen")
 
     # ------------------------------------------------------------------ public API
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Learn from the rows of ``X`` in order, in one pass (the feature map from the first rows).
 
@@ -152,7 +152,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             self._fitted()
         return self
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, classes=None):
         """Learn from one more chunk of the stream.
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC, LinearSVC
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import check_matrix, validate_data
 from ..kernels import IsolationKernel, laplacian_psi, linear, rbf
 from ..kernels.isolation import METHODS as IK_METHODS
@@ -100,7 +100,7 @@ class KernelGram(TransformerMixin, BaseEstimator):
         self.ik_method = ik_method
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Remember ``X`` (and, for IK, build the partitionings from it).
 

@@ -20,8 +20,8 @@ from typing import Callable
 
 import numpy as np
 from scipy.stats import skew
-from sklearn.utils._param_validation import Interval, validate_params
 
+from .._sklearn import Interval, validate_params
 from .._validation import check_array, check_dense_size
 from ._select import top_k
 

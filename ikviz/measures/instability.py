@@ -18,8 +18,8 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
 
+from .._sklearn import Interval, validate_params
 from .._validation import check_array
 
 _TOLERANCE = 1e-9  # kernels computed in floating point may overshoot [0, 1] by rounding

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
 
+from .._sklearn import validate_params
 from .._validation import check_array, check_labels
 
 
