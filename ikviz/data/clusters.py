@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils._param_validation import validate_params
+from .._sklearn import validate_params
 
 from .synthetic import COUNT, SEED, SPREAD, check_size, check_spread
 

@@ -50,7 +50,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import optimize, stats
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from .._sklearn import Interval, StrOptions, validate_params
 
 from .synthetic import SEED, check_size
 

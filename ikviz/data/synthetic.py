@@ -13,7 +13,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
+from .._sklearn import Interval, validate_params
 
 from .._validation import check_dense_size
 

@@ -586,10 +586,6 @@ def row_order_effect(data: Data = Data("w-gaussians", w=5000, n_per_cluster=1000
     >>> effect["row values"]["generator"] == effect["row values"]["shuffled"]
     True
     """
-    from contextlib import nullcontext
-
-    from ..clustering.density_peaks import ties_by_row_index
-
     _, progress = resolve(None, progress)
     X, y = load(data)
     n, d = X.shape
@@ -606,10 +602,9 @@ def row_order_effect(data: Data = Data("w-gaussians", w=5000, n_per_cluster=1000
         if name == "ψ":
             values = tuple(dict.fromkeys(min(v, n) for v in values if v <= cap))
         Xo, yo = orders[order]
-        with ties_by_row_index() if rule == "row index" else nullcontext():
-            best = max(float(np.max(_density_peaks_trial(
-                estimator("density_peaks", m, v, n_clusters=k, n=n, d=d, t=t, seed=seed), Xo, yo, None)[-1]))
-                for v in values)
+        best = max(float(np.max(_density_peaks_trial(estimator(
+            "density_peaks", m, v, n_clusters=k, n=n, d=d, t=t, seed=seed).set_params(ties=rule), Xo, yo, None)[-1]))
+            for v in values)
         effect.setdefault(rule, {}).setdefault(order, {})[m] = best
     progress(1.0, "done")
     return effect

@@ -24,8 +24,9 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from .._sklearn import Interval, StrOptions
+from .._sklearn import fit_context as _fit_context
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import ThreadpoolController
 
