@@ -84,6 +84,11 @@ def block_name(fn: Callable) -> str:
 def block_key(fn: Callable, args: tuple, kwargs: dict) -> str:
     """A digest of a block's name and arguments (``memo`` and ``progress`` left out).
 
+    A token of the values (:func:`dask.base.tokenize`: arrays are hashed in
+    place, dataclasses field by field), not their pickle: asking again for a
+    result of large arguments (a figure of a result) copies nothing. Values
+    that have no deterministic token are pickled, as before.
+
     Examples
     --------
     >>> from ikviz.runner import block_key
@@ -93,8 +98,14 @@ def block_key(fn: Callable, args: tuple, kwargs: dict) -> str:
     False
     """
     kwargs = {k: v for k, v in kwargs.items() if k not in ("progress", "memo")}
-    blob = pickle.dumps((block_name(fn), args, sorted(kwargs.items())), protocol=5)
-    return hashlib.blake2b(blob, digest_size=20).hexdigest()
+    described = (block_name(fn), args, sorted(kwargs.items()))
+    try:
+        from dask.base import tokenize
+
+        return tokenize(*described, ensure_deterministic=True)
+    except Exception:  # no deterministic token (an object without one): its pickle, as before
+        blob = pickle.dumps(described, protocol=5)
+        return hashlib.blake2b(blob, digest_size=20).hexdigest()
 
 
 def _parameters(fn: Callable):

@@ -1,0 +1,504 @@
+"""The results store's scheduler: every distinct computation runs once, for all callers, a few at a time.
+
+:class:`ResultsStore` keys a computation by its function and arguments
+(:func:`ikviz.runner.block_key`, a token of the values, not their pickle) and then,
+in this order:
+
+1. returns it at once if it is held in memory or on disk (:mod:`ikviz.store.storage`:
+   a restarted server, or a lecture prepared in advance, starts warm);
+2. joins the computation if another caller already asked for the same thing
+   (single flight: thirty students opening one link cost one computation);
+3. otherwise queues it for one of a fixed number of worker threads, so that
+   heavy settings from many sessions run a few at a time, each in a fair time.
+
+Requested work goes first: jobs submitted with ``priority=BACKGROUND`` (a
+lecture prepared ahead) run only on their own worker (``background_workers``)
+and only when no requested job waits for it, and a background job that a
+viewer asks for meanwhile is moved to the requested queue. A running job that
+nobody waits for any more stops at its next progress report
+(:class:`~ikviz.runner.Cancelled`). Inside a job, the run's ``memo`` sends
+each building block through the same store. The disk holds a result with the
+digest of the code it depends on (:mod:`ikviz.store.fingerprint`): changed
+code computes it again, an edited docstring does not.
+
+Nothing slow happens under the store's lock: disk reads, unpickling, pickling
+and computing all run outside it, and two callers that want the same result
+from disk read it once.
+
+Streamlit-free: the app's waiting widget is ``app/store.py``; the command line
+and tests use this module directly.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+
+from ..runner import Cancelled, block_key, block_name, call_block
+from .fingerprint import block_fingerprint
+from .storage import DiskCache, MemoryCache, nbytes
+
+__all__ = ["BACKGROUND", "FOREGROUND", "Job", "ResultsStore"]
+
+#: priority of a computation a viewer waits for
+FOREGROUND = 0
+#: priority of work prepared ahead (``app/prepare.py``): runs when no requested job waits
+BACKGROUND = 10
+
+_QUEUED = object()  # what an in-flight disk read hands its joiners when it found nothing: look again
+
+
+class Job:
+    """One requested computation: its future, its progress, and how many callers wait for it.
+
+    ``priority`` is :data:`FOREGROUND` or :data:`BACKGROUND`; ``keep`` jobs (work
+    prepared ahead) are not dropped when nobody waits for them.
+    """
+
+    def __init__(self, key: str, label: str, priority: int = FOREGROUND, persist: bool = True,
+                 keep: bool = False, expected: float | None = None):
+        self.key, self.label, self.priority, self.persist, self.keep = key, label, int(priority), persist, keep
+        self.future: Future = Future()
+        self.fraction, self.text = 0.0, ""
+        self.submitted, self.started = time.monotonic(), None
+        self.finished: float | None = None
+        self.waiters = 0
+        self.cancelled = False
+        self.expected = expected  # seconds the same block took last time (any arguments), if known
+        self._samples: deque[tuple[float, float]] = deque(maxlen=64)  # (seconds since start, fraction)
+
+    def report(self, fraction: float, text: str = "") -> None:
+        """The ``progress`` callback the computation receives; stops it once nobody waits."""
+        if self.cancelled:
+            raise Cancelled(self.label)
+        fraction = min(1.0, max(self.fraction, float(fraction)))
+        if self.started is not None and fraction > self.fraction:
+            self._samples.append((time.monotonic() - self.started, fraction))
+        self.fraction, self.text = fraction, text
+
+    def done(self) -> bool:
+        return self.future.done()
+
+    def wait(self, timeout: float) -> bool:
+        try:
+            self.future.exception(timeout=timeout)
+        except TimeoutError:
+            return False
+        except Exception:  # cancelled while queued
+            return True
+        return True
+
+    def result(self):
+        return self.future.result()
+
+    def elapsed(self) -> float:
+        """Seconds since the job started running (0 while it is queued)."""
+        if self.started is None:
+            return 0.0
+        return (self.finished or time.monotonic()) - self.started
+
+    def remaining(self) -> float | None:
+        """Estimated seconds left, or None while there is too little to go on.
+
+        The rate is the progress made over the latest half of the elapsed time
+        (a run's stages differ in speed: its first stage says little about its
+        last), and, when the same block ran before, no less than what is left of
+        that earlier run's time.
+
+        Examples
+        --------
+        >>> job = Job("k", "block")
+        >>> job.started = time.monotonic() - 10
+        >>> job._samples.extend([(5.0, 0.25), (10.0, 0.5)])
+        >>> job.fraction = 0.5
+        >>> round(job.remaining())
+        10
+        """
+        elapsed = self.elapsed()
+        fraction = self.fraction
+        if fraction >= 1.0:
+            return 0.0
+        estimate = None
+        if fraction >= 0.05 and elapsed >= 2:
+            # the rate over the latest half of the run (or, with few reports, the whole run)
+            since = elapsed / 2
+            start_t, start_f = 0.0, 0.0
+            for t, f in self._samples:
+                if t <= since:
+                    start_t, start_f = t, f
+            rate = (fraction - start_f) / max(elapsed - start_t, 1e-9)
+            if rate <= 0:
+                rate = fraction / elapsed
+            # beyond the last report the run has gone on without progress: that time counts against it
+            estimate = (1.0 - fraction) / rate
+        if self.expected:
+            left = self.expected - elapsed
+            if estimate is None:
+                estimate = left if left > 0 else None
+            elif left > 0:
+                estimate = math.sqrt(estimate * left)  # the two agree within a factor: their geometric mean
+        return estimate
+
+    def status(self, position: int) -> str:
+        """A line for the waiting page: place in the queue, or progress with time elapsed and left."""
+        others = f" · shared with {self.waiters - 1} other viewer(s)" if self.waiters > 1 else ""
+        if self.started is None:
+            ahead = max(0, position - 1)
+            return (f"Waiting for a free worker: {ahead} computation(s) ahead of this one{others}"
+                    if ahead else f"Starting…{others}")
+        elapsed = self.elapsed()
+        line = f"{self.text or 'Computing'} · {elapsed:.0f} s"
+        left = self.remaining()
+        if left is not None and elapsed >= 2:
+            line += f", about {left:.0f} s left"
+        return line + others
+
+
+class ResultsStore:
+    """Results keyed by (function, arguments), shared by all callers, bounded in bytes.
+
+    Parameters
+    ----------
+    max_bytes : int
+        Memory held by finished results; least recently used results are
+        dropped beyond it.
+    workers : int
+        How many requested computations run at once; the rest queue.
+    directory : str or Path, optional
+        Also keep results in this folder (mode 0700, files signed and 0600,
+        see :class:`~ikviz.store.storage.DiskCache`), and read them back after
+        a restart.
+    max_disk_bytes : int
+        Bytes kept in ``directory``; the least recently used go first.
+    background_workers : int
+        How many :data:`BACKGROUND` jobs run at once (on threads of their own).
+
+    Examples
+    --------
+    >>> store = ResultsStore(max_bytes=10_000_000, workers=1)
+    >>> job = store.submit(pow, 2, 10)
+    >>> job.wait(10) and job.result()
+    1024
+    >>> store.memo(pow)(2, 10)  # the same key: served from memory
+    1024
+    """
+
+    def __init__(self, max_bytes: int = 512 << 20, workers: int = 2, directory: str | Path | None = None,
+                 max_disk_bytes: int = 2048 << 20, background_workers: int = 1):
+        self.max_bytes, self.workers = int(max_bytes), max(1, int(workers))
+        self.max_disk_bytes = int(max_disk_bytes)
+        self.directory = Path(directory) if directory else None
+        self._disk = DiskCache(self.directory, self.max_disk_bytes) if self.directory else None
+        self._memory = MemoryCache(self.max_bytes)
+        self._inflight: dict[str, Future] = {}
+        self._jobs: dict[str, Job] = {}
+        self._queues: dict[int, list[Job]] = {FOREGROUND: [], BACKGROUND: []}
+        self._calls: dict[Job, tuple[Callable, tuple, dict]] = {}
+        self._durations: dict[str, float] = {}  # block name -> seconds of its latest finished job
+        self._lock = threading.Condition()
+        self.hits = self.misses = self.computed = 0
+        for i in range(self.workers):
+            threading.Thread(target=self._work, args=(FOREGROUND,), name=f"ikviz-store-{i}", daemon=True).start()
+        for i in range(max(1, int(background_workers))):
+            threading.Thread(target=self._work, args=(BACKGROUND,), name=f"ikviz-store-bg-{i}", daemon=True).start()
+
+    # -- keys and held results ---------------------------------------------------------------
+    key = staticmethod(block_key)
+
+    @staticmethod
+    def _disk_key(key: str, fn: Callable) -> str:
+        """The disk's key: the result's key and the digest of the code it depends on."""
+        return f"{key}-{block_fingerprint(fn)}"
+
+    def _read_disk(self, key: str, fn: Callable) -> tuple[bool, object, int]:
+        """``(found, value, size)`` from disk; call without the lock (reads and unpickles)."""
+        if self._disk is None:
+            return False, None, 0
+        found, value = self._disk.get(self._disk_key(key, fn))
+        return found, value, (nbytes(value) if found else 0)
+
+    def _write(self, key: str, fn: Callable, value, persist: bool) -> int:
+        """Keep ``value`` on disk if ``persist``; its size in bytes. Call without the lock (pickles)."""
+        if not persist or self._disk is None:
+            return nbytes(value)
+        try:
+            body = pickle.dumps(value, protocol=5)
+        except Exception:  # e.g. a compiled numba object: held in memory, not on disk
+            return nbytes(value)
+        self._disk.put_pickled(self._disk_key(key, fn), body)
+        return len(body)
+
+    @property
+    def held_bytes(self) -> int:
+        """Bytes of results held in memory now."""
+        return self._memory.bytes
+
+    @property
+    def disk_entries(self) -> int:
+        """How many results are kept on disk now (0 without a folder)."""
+        return 0 if self._disk is None else len(self._disk)
+
+    @property
+    def disk_bytes(self) -> int:
+        """Bytes the disk cache takes now (0 without a folder)."""
+        return 0 if self._disk is None else self._disk.bytes
+
+    def clear(self) -> None:
+        """Forget every held result (not those on disk)."""
+        with self._lock:
+            self._memory.clear()
+
+    def _from_memory(self, key: str) -> tuple[bool, object]:
+        """Call with the lock held."""
+        found, value = self._memory.get(key)
+        if found:
+            self.hits += 1
+        return found, value
+
+    def peek(self, fn: Callable, *args, **kwargs) -> tuple[bool, object]:
+        """``(True, value)`` if ``fn(*args, **kwargs)`` is held (in memory or on disk), else ``(False, None)``.
+
+        Computes nothing: a page shows a heavy result when someone has already asked for it.
+        """
+        key = self.key(fn, args, kwargs)
+        with self._lock:
+            found, value = self._from_memory(key)
+        if found:
+            return True, value
+        found, value, size = self._read_disk(key, fn)
+        if found:
+            with self._lock:
+                self._memory.put(key, value, size)
+                self.hits += 1
+        return found, value
+
+    # -- computing ---------------------------------------------------------------------------
+    def _memo_for(self, persist: bool) -> Callable:
+        return self.memo if persist else self.memo_in_memory
+
+    def call(self, fn: Callable, args: tuple, kwargs: dict, progress=None, persist: bool = True):
+        """``fn(*args, **kwargs)``, computed at most once at a time across threads, and then held.
+
+        ``persist=False`` holds it in memory only, with every block it computes
+        through its ``memo``: for what must not reach the disk (an upload) or is
+        quicker to make again than to read back (a Plotly figure).
+        """
+        key = self.key(fn, args, kwargs)
+        while True:
+            with self._lock:
+                found, value = self._from_memory(key)
+                if found:
+                    return value
+                future = self._inflight.get(key)
+                owner = future is None
+                if owner:
+                    future = self._inflight[key] = Future()
+            if owner:
+                break
+            try:
+                value = future.result()
+            except Cancelled:  # the job computing this shared block was cancelled; this one was not
+                continue
+            if value is _QUEUED:
+                continue
+            return value
+        try:
+            found, value, size = self._read_disk(key, fn) if persist else (False, None, 0)
+            if not found:
+                with self._lock:
+                    self.misses += 1
+                value = call_block(fn, args, kwargs, self._memo_for(persist), progress)
+                size = self._write(key, fn, value, persist)
+                with self._lock:
+                    self.computed += 1
+        except BaseException as exc:
+            with self._lock:
+                self._inflight.pop(key, None)
+            future.set_exception(exc)
+            raise
+        with self._lock:
+            self._memory.put(key, value, size)
+            self._inflight.pop(key, None)
+        future.set_result(value)
+        return value
+
+    def memo(self, fn: Callable) -> Callable:
+        """``fn`` sent through the store (the ``memo`` of :mod:`ikviz.runner`)."""
+        def stored(*args, **kwargs):
+            return self.call(fn, args, kwargs, progress=kwargs.pop("progress", None))
+        stored.__wrapped__ = fn
+        return stored
+
+    def memo_in_memory(self, fn: Callable) -> Callable:
+        """:meth:`memo` that keeps results in memory only (the blocks of a ``persist=False`` computation)."""
+        def stored(*args, **kwargs):
+            return self.call(fn, args, kwargs, progress=kwargs.pop("progress", None), persist=False)
+        stored.__wrapped__ = fn
+        return stored
+
+    def _finished_job(self, key: str, fn: Callable, value) -> Job:
+        job = Job(key, block_name(fn))
+        job.future.set_result(value)
+        job.waiters += 1
+        return job
+
+    def submit(self, fn: Callable, *args, priority: int = FOREGROUND, persist: bool = True, **kwargs) -> Job:
+        """Start (or join) the computation of ``fn(*args, **kwargs)``; the caller must :meth:`release` it.
+
+        ``priority=BACKGROUND`` for work prepared ahead: it waits for every
+        requested job (see :meth:`prepare`). ``persist=False`` keeps the result
+        and its blocks in memory only.
+        """
+        return self.submit_call(fn, args, kwargs, priority=priority, persist=persist)
+
+    def prepare(self, fn: Callable, *args, persist: bool = True, **kwargs) -> Job:
+        """Compute ``fn(*args, **kwargs)`` in the background, after every requested job; nobody needs to wait.
+
+        The job needs no :meth:`release`: it runs to its end whoever waits. A
+        viewer who asks for the same result meanwhile joins it (and moves it
+        ahead of other background work if it has not started yet).
+
+        Examples
+        --------
+        >>> store = ResultsStore(workers=1)
+        >>> job = store.prepare(pow, 3, 4)
+        >>> job.wait(10), store.peek(pow, 3, 4)
+        (True, (True, 81))
+        """
+        return self.submit_call(fn, args, kwargs, priority=BACKGROUND, persist=persist, keep=True)
+
+    def submit_call(self, fn: Callable, args: tuple, kwargs: dict, *, priority: int = FOREGROUND,
+                    persist: bool = True, keep: bool = False) -> Job:
+        """:meth:`submit` with the arguments as a tuple and a dict (no name of ``fn``'s is taken)."""
+        priority = BACKGROUND if priority > FOREGROUND else FOREGROUND
+        key = self.key(fn, args, kwargs)
+        while True:
+            with self._lock:
+                found, value = self._from_memory(key)
+                if found:
+                    return self._finished_job(key, fn, value)
+                job = self._jobs.get(key)
+                if job is not None:
+                    if not keep:
+                        job.waiters += 1
+                    if priority < job.priority:
+                        self._promote(job)
+                    return job
+                reading = self._inflight.get(key)
+                owner = reading is None
+                if owner:
+                    reading = self._inflight[key] = Future()
+            if not owner:  # another caller reads it from disk or computes it inline: wait for that
+                try:
+                    value = reading.result()
+                except BaseException:
+                    continue
+                if value is _QUEUED:
+                    continue
+                return self._finished_job(key, fn, value)
+            try:
+                found, value, size = self._read_disk(key, fn) if persist else (False, None, 0)
+            except BaseException as exc:
+                with self._lock:
+                    self._inflight.pop(key, None)
+                reading.set_exception(exc)
+                raise
+            with self._lock:
+                self._inflight.pop(key, None)
+                if found:
+                    self._memory.put(key, value, size)
+                    self.hits += 1
+                    job = self._finished_job(key, fn, value)
+                else:
+                    name = block_name(fn)
+                    job = Job(key, name, priority, persist, keep, expected=self._durations.get(name))
+                    job.waiters = 0 if keep else 1
+                    self._jobs[key] = job
+                    self._calls[job] = (fn, args, kwargs)
+                    self._queues[priority].append(job)
+                    self._lock.notify_all()
+            reading.set_result(value if found else _QUEUED)
+            return job
+
+    def _promote(self, job: Job) -> None:
+        """A viewer asked for a background job: it becomes a requested one (call with the lock held)."""
+        if job in self._queues[BACKGROUND]:
+            self._queues[BACKGROUND].remove(job)
+            self._queues[FOREGROUND].append(job)
+            self._lock.notify_all()
+        job.priority = FOREGROUND  # a running one goes on where it is
+
+    def release(self, job: Job) -> None:
+        """One caller stops waiting for ``job``; a job nobody waits for is dropped, or stopped if running.
+
+        Background jobs of :meth:`prepare` go on while nobody waits for them.
+        """
+        with self._lock:
+            job.waiters -= 1
+            if job.waiters > 0 or job.done() or job.keep:
+                return
+            if job.started is None:
+                for queue in self._queues.values():
+                    if job in queue:
+                        queue.remove(job)
+                self._calls.pop(job, None)
+                if self._jobs.get(job.key) is job:
+                    del self._jobs[job.key]
+                job.future.cancel()
+            else:  # stops at its next progress report; a caller asking again meanwhile gets a new job
+                job.cancelled = True
+                if self._jobs.get(job.key) is job:
+                    del self._jobs[job.key]
+
+    def position(self, job: Job) -> int:
+        """1 + the number of queued jobs ahead of ``job`` (requested jobs go first); 0 once it runs."""
+        with self._lock:
+            ahead = 0
+            for priority in (FOREGROUND, BACKGROUND):
+                queue = self._queues[priority]
+                if job in queue:
+                    return ahead + queue.index(job) + 1
+                ahead += len(queue)
+        return 0
+
+    def queued(self) -> dict[str, int]:
+        """How many jobs wait now: ``{"requested": n, "background": m}``."""
+        with self._lock:
+            return {"requested": len(self._queues[FOREGROUND]), "background": len(self._queues[BACKGROUND])}
+
+    def _next(self, kind: int) -> Job:
+        """The next job for a worker of ``kind`` (call with the lock held; waits)."""
+        while True:
+            if self._queues[FOREGROUND] and kind == FOREGROUND:
+                return self._queues[FOREGROUND].pop(0)
+            if kind == BACKGROUND and self._queues[BACKGROUND] and not self._queues[FOREGROUND]:
+                return self._queues[BACKGROUND].pop(0)
+            self._lock.wait()
+
+    def _work(self, kind: int) -> None:
+        while True:
+            with self._lock:
+                job = self._next(kind)
+                fn, args, kwargs = self._calls.pop(job)
+                job.started = time.monotonic()
+            try:
+                value = self.call(fn, args, kwargs, progress=job.report, persist=job.persist)
+            except BaseException as exc:  # delivered to every waiting caller
+                job.finished = time.monotonic()
+                job.future.set_exception(exc)
+            else:
+                job.finished = time.monotonic()
+                with self._lock:
+                    self._durations[job.label] = job.elapsed()
+                job.future.set_result(value)
+            finally:
+                with self._lock:
+                    if self._jobs.get(job.key) is job:  # not a newer job for the same key (see release)
+                        del self._jobs[job.key]
+                    self._lock.notify_all()
