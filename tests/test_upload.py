@@ -299,17 +299,17 @@ def test_role_choices_follow_the_column_kind_and_the_suggested_role():
     cols = {c.name: c for c in info.columns}
     assert [(c.kind, c.role) for c in info.columns] == [("integer", "feature"), ("constant", "feature"),
                                                         ("id", "ignore"), ("text", "encode"), ("text", "label")]
-    assert role_options("integer") == role_options("numeric") == ["feature", "ignore", "label"]
+    assert role_options("integer") == role_options("numeric") == ["feature", "ignore", "encode", "label"]
     assert all(role_options(kind) == ["ignore", "encode", "label"] for kind in ("text", "id", "date", "empty",
                                                                                  "constant"))
     assert set(ROLE_LABELS) == set(ROLES) and ROLE_LABELS["encode"] == "encode (one-hot)"
     # the suggested role when offered; a guessed label (or a numeric constant's "feature") starts at the first option
     assert [initial_role(cols[n]) for n in ("a", "k", "id", "colour", "kind")] == [
         "feature", "ignore", "ignore", "encode", "ignore"]
-    # every column but the label and the plain numeric features gets a choice; a guessed label not picked too
-    assert [c.name for c in role_columns(info.columns, "kind")] == ["k", "id", "colour"]
-    assert [c.name for c in role_columns(info.columns, None)] == ["k", "id", "colour", "kind"]
-    assert [c.name for c in role_columns(info.columns, "colour")] == ["k", "id", "kind"]
+    # every column but the label gets a choice (issue 33: numeric columns can be ignored in the app too)
+    assert [c.name for c in role_columns(info.columns, "kind")] == ["a", "k", "id", "colour"]
+    assert [c.name for c in role_columns(info.columns, None)] == ["a", "k", "id", "colour", "kind"]
+    assert [c.name for c in role_columns(info.columns, "colour")] == ["a", "k", "id", "kind"]
     chosen = {"colour": "ignore", "id": ""}
     assert [shown_role(c, "kind", chosen) for c in info.columns] == ["feature", "feature", "ignore", "ignore",
                                                                      "label"]

@@ -26,7 +26,14 @@ MAX_CATEGORIES = 20          # a text column with more categories is not one-hot
 PREVIEW_ROWS = 20
 KINDS = ("numeric", "integer", "text", "date", "id", "empty", "constant")
 ROLES = ("feature", "label", "ignore", "encode")
-LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "species", "cultivar", "category", "outcome")
+LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "species", "cultivar", "category", "outcome",
+               "survived", "diagnosis", "num", "response", "churn", "default", "quality", "grade", "income",
+               "status", "result", "type", "variety", "disease", "attack", "fraud", "spam")
+MISSING_CHOICES = ("median", "most_frequent", "drop", "error")  # how missing feature values are handled
+MISSING_WORDS = {"median": "imputed with each column's median (scikit-learn SimpleImputer)",
+                 "most_frequent": "imputed with each column's most frequent value (scikit-learn SimpleImputer)",
+                 "drop": "rows with missing values dropped", "error": "rows with missing values refused"}
+TASKS = ("auto", "classification", "regression")
 _ID_NAME = re.compile(r"^(id|ids|uuid|guid|key|index|idx|row|rowid|row_id|record|name|unnamed.*)$"
                       r"|[_\s.-]id$|^id[_\s.-]", re.IGNORECASE)
 _DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?"
@@ -57,6 +64,12 @@ class UserData:
         SHA-256 of the file's bytes, first 16 hex characters ("" when not read from a file).
     source : str or None
         The file's name, when known.
+    task : str or None
+        "classification", "regression" (``y`` then holds the numbers) or None without a label.
+    missing : str
+        How missing values were handled, in words (one of :data:`MISSING_WORDS`' values).
+    values : dict of str to ndarray
+        Every column of the file for the rows kept, as read (for colouring a plot by any column).
 
     Examples
     --------
@@ -74,6 +87,13 @@ class UserData:
     notes: list[str] = field(default_factory=list)   # what was done to the data (rows dropped, subsampled)
     fingerprint: str = ""
     source: str | None = None
+    task: str | None = None
+    missing: str = ""
+    values: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.task is None and self.y is not None:
+            self.task = "classification"
 
 
 @dataclass
@@ -92,6 +112,9 @@ class ColumnInfo:
         The suggested role, one of ``ROLES``: "feature" (numbers), "label" (the label guess),
         "encode" (text with few categories, one-hot) or "ignore" (dates, IDs, empty columns,
         text with many categories).
+    code : float or None
+        A numeric missing-value code detected in the column (e.g. -200, -999, 9999), see
+        :func:`missing_code`; ``n_code`` cells hold it.
     """
 
     name: str
@@ -100,6 +123,8 @@ class ColumnInfo:
     n_unique: int
     examples: list[str]
     role: str
+    code: float | None = None
+    n_code: int = 0
 
 
 @dataclass
@@ -129,6 +154,11 @@ class FileInfo:
         The first 20 parsed rows.
     fingerprint : str
     source : str or None
+    label_reason : str
+        Why :attr:`label_guess` was guessed (or why none was), in a sentence.
+    sheets : list of str
+        An Excel workbook's sheets (the one read is ``sheet``).
+    sheet : str or None
     """
 
     format: str
@@ -143,6 +173,10 @@ class FileInfo:
     preview: pd.DataFrame
     fingerprint: str = ""
     source: str | None = None
+    label_reason: str = ""
+    label_task: str | None = None
+    sheets: list = field(default_factory=list)
+    sheet: str | None = None
 
     def column(self, name: str) -> ColumnInfo:
         """The :class:`ColumnInfo` called ``name``."""
@@ -165,6 +199,49 @@ def _is_dates(strings: pd.Series) -> bool:
     return len(sample) > 0 and sample.map(lambda s: _DATE.fullmatch(s.strip()) is not None).mean() >= 0.95
 
 
+def missing_code(values) -> tuple[float, int] | None:
+    """A numeric missing-value code in ``values``, and how many cells hold it, or None.
+
+    A code is a round number of at least 99 (one digit then zeros, or all nines: -200, -999, 9999) that
+    repeats at an end of the column and lies far outside the other values: further from them
+    than their own range, or negative where every other value is not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.data.upload import missing_code
+    >>> missing_code(np.r_[np.linspace(0.1, 11.9, 50), [-200.0] * 7])
+    (-200.0, 7)
+    >>> missing_code(np.r_[np.linspace(7, 1189, 50), [-200.0] * 400])   # negative where nothing else is
+    (-200.0, 400)
+    >>> missing_code(np.r_[np.arange(95.0), 100.0, 100.0]) is None        # 100 is near the rest
+    True
+    >>> missing_code(np.r_[np.arange(16.0), 10.0, 10.0, 0.0]) is None     # small values are not codes
+    True
+    """
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if len(v) < 5:
+        return None
+    lo, hi = v.min(), v.max()
+    for cand in (lo, hi):
+        if cand != np.round(cand) or abs(cand) < 99:
+            continue
+        digits = str(int(abs(cand)))
+        if not (set(digits) == {"9"} or set(digits[1:]) == {"0"}):
+            continue
+        hits = int(np.sum(v == cand))
+        rest = v[v != cand]
+        if hits < 2 or len(rest) < 2:
+            continue
+        r_lo, r_hi = rest.min(), rest.max()
+        span = max(r_hi - r_lo, 1e-12)
+        gap = r_lo - cand if cand < r_lo else cand - r_hi
+        if gap > span or (cand < 0 <= r_lo):
+            return float(cand), hits
+    return None
+
+
 def _describe(name: str, s: pd.Series) -> tuple[str, int, int, list[str]]:
     """kind, n_missing, n_unique, examples of one parsed column."""
     n = len(s)
@@ -181,8 +258,8 @@ def _describe(name: str, s: pd.Series) -> tuple[str, int, int, list[str]]:
             return "constant", n_missing, 1, _examples(present)
         integral = bool(np.all(np.isfinite(v)) and np.all(v == np.round(v)))
         if integral and n_unique == n and n >= 3:
-            steps = np.diff(v)
-            if _ID_NAME.search(name) or (np.all(steps == 1) and v[0] in (0, 1) and name.lower() in ("", "x1")):
+            consecutive = n >= 20 and bool(np.all(np.diff(v) == 1))   # k, k+1, ..., k+n-1 in file order: a row number
+            if _ID_NAME.search(name) or consecutive:
                 return "id", n_missing, n_unique, _examples(present)
         return ("integer" if integral else "numeric"), n_missing, n_unique, _examples(present)
     strings = present.astype(str).str.strip()
@@ -205,12 +282,61 @@ def _default_role(kind: str, n_unique: int, max_categories: int, numeric: bool =
     return "ignore"   # date, id, empty, text constant
 
 
-def guess_label(info: FileInfo) -> str | None:
-    r"""The likely label column of ``info``, or None.
+def _named_like_target(name: str) -> int:
+    """2: the name is a target's (``Survived``, ``class``); 1: a word of it is (``class_label``); 0: neither."""
+    low = name.strip().lower()
+    if low in LABEL_NAMES:
+        return 2
+    words = [w for w in re.split(r"[^a-z0-9]+", low) if w]
+    return 1 if len(words) > 1 and any(w in LABEL_NAMES and w != "y" for w in words) else 0
 
-    A column named like label/class/target/y/species/cultivar (case-insensitive)
-    with 2 to 100 distinct values; else a low-cardinality text or integer column
-    at either end (the last one first).
+
+def label_guess(info: FileInfo) -> tuple[str | None, str, str | None]:
+    r"""The label a person would pick in ``info``, why, and the task: ``(column, reason, task)``.
+
+    In order: a column named like a target (label, class, target, y, survived,
+    outcome, diagnosis, num, ...) with 2 to 100 distinct values, the fewest
+    values first (a text column never wins over it); a numeric column named
+    like a target with more values (a regression target); else a text or
+    integer column of few values at either end (the last one first). IDs,
+    dates and columns missing in most rows are never guessed.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import inspect_file, label_guess
+    >>> rows = "".join(f"{i + 1},{i % 2},{'SCQ'[i % 3]},{20 + i}\n" for i in range(30))
+    >>> label_guess(inspect_file("PassengerId,Survived,Embarked,Age\n" + rows))
+    ('Survived', "'Survived' is named like a target and has 2 values: a class label.", 'classification')
+    """
+    cols = [c for c in info.columns if c.kind not in ("id", "date", "empty", "constant")
+            and c.n_missing <= info.n_rows // 2]
+    n = max(info.n_rows, 1)
+    has_x = any(c.name.strip().lower() == "x" for c in info.columns)
+    named = sorted(((-_named_like_target(c.name), c.n_unique, i, c) for i, c in enumerate(cols)
+                    if _named_like_target(c.name) and not (c.name.strip().lower() == "y" and has_x)),
+                   key=lambda t: t[:3])
+    for _, _, _, c in named:
+        if c.kind in ("text", "integer", "numeric") and 2 <= c.n_unique <= min(MAX_CLASSES, max(2, n // 2)) \
+                and (c.kind != "numeric" or c.n_unique <= 20):
+            return c.name, (f"{c.name!r} is named like a target and has {c.n_unique:,} values: a class "
+                            "label."), "classification"
+    for _, _, _, c in named:
+        if c.kind in ("integer", "numeric") and c.n_unique > 20:
+            return c.name, (f"{c.name!r} is named like a target and holds numbers ({c.n_unique:,} distinct): "
+                            "a regression target."), "regression"
+    ends = [info.columns[-1], info.columns[0]] if len(info.columns) > 1 else list(info.columns)
+    for col in (c for c in ends if c in cols):
+        if col.kind == "text" and 2 <= col.n_unique <= min(MAX_CLASSES, max(2, n // 2)):
+            return col.name, (f"No column is named like a target; {col.name!r} is text with {col.n_unique:,} "
+                              "values at an end of the table: a likely class label."), "classification"
+        if col.kind == "integer" and 2 <= col.n_unique <= min(20, max(2, n // 2)):
+            return col.name, (f"No column is named like a target; {col.name!r} holds {col.n_unique:,} whole "
+                              "numbers at an end of the table: a likely class label."), "classification"
+    return None, "No column looks like a label (named like a target, or few values at an end): no label.", None
+
+
+def guess_label(info: FileInfo) -> str | None:
+    r"""The likely label column of ``info``, or None (see :func:`label_guess`).
 
     Examples
     --------
@@ -223,18 +349,7 @@ def guess_label(info: FileInfo) -> str | None:
     >>> guess_label(inspect_file("x,z\n1.5,2.5\n3.5,4.5\n")) is None
     True
     """
-    cols = info.columns
-    for col in cols:
-        if col.name.strip().lower() in LABEL_NAMES and col.kind in ("text", "integer", "numeric") \
-                and 2 <= col.n_unique <= min(MAX_CLASSES, max(2, info.n_rows // 2)):
-            return col.name
-    n = max(info.n_rows, 1)
-    for col in ([cols[-1], cols[0]] if len(cols) > 1 else cols):
-        if col.kind == "text" and 2 <= col.n_unique <= min(MAX_CLASSES, max(2, n // 2)):
-            return col.name
-        if col.kind == "integer" and 2 <= col.n_unique <= min(20, max(2, n // 2)):
-            return col.name
-    return None
+    return label_guess(info)[0]
 
 
 def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int = MAX_CATEGORIES) -> FileInfo:
@@ -273,13 +388,35 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
     for name in frame.columns:
         kind, n_miss, n_uni, ex = _describe(str(name), frame[name])
         numeric = pd.api.types.is_numeric_dtype(frame[name])
-        columns.append(ColumnInfo(str(name), kind, n_miss, n_uni, ex,
-                                  _default_role(kind, n_uni, max_categories, numeric)))
+        if str(name) in parsed.retyped:     # numbers but for a few cells: text, ignored (the note says where)
+            kind = "text"
+        role = "ignore" if str(name) in parsed.retyped else _default_role(kind, n_uni, max_categories, numeric)
+        col = ColumnInfo(str(name), kind, n_miss, n_uni, ex, role)
+        if numeric and kind in ("numeric", "integer"):
+            found = missing_code(frame[name].to_numpy(dtype=float))
+            if found is not None:
+                col.code, col.n_code = found
+                present = frame[name].to_numpy(dtype=float)
+                rest = present[np.isfinite(present) & (present != col.code)]
+                notes.append(f"Column {col.name!r}: the value {col.code:g} appears in {col.n_code:,} of "
+                             f"{len(frame):,} rows, far outside the other values ({rest.min():g} to "
+                             f"{rest.max():g}): a missing-value code? It is treated as missing unless you keep "
+                             "codes as numbers.")
+        columns.append(col)
     info = FileInfo(parsed.format, parsed.delimiter, parsed.decimal, parsed.thousands, parsed.encoding, len(frame),
-                    columns, None, notes, frame.head(PREVIEW_ROWS).copy(), parsed.fingerprint, filename)
-    info.label_guess = guess_label(info)
+                    columns, None, notes, frame.head(PREVIEW_ROWS).copy(), parsed.fingerprint, filename,
+                    sheets=list(parsed.sheets), sheet=parsed.sheet)
+    info.label_guess, info.label_reason, info.label_task = label_guess(info)
     if info.label_guess is not None:
         info.column(info.label_guess).role = "label"
+    mostly = [c.name for c in columns if c.kind in ("numeric", "integer", "text")
+              and c.n_missing + c.n_code > len(frame) // 2 and c.role != "label"]
+    for c in columns:
+        if c.name in mostly:
+            c.role = "ignore"
+    if mostly:
+        notes.append(f"Missing in more than half of the rows (ignored by default): {', '.join(mostly[:8])}"
+                     f"{', ...' if len(mostly) > 8 else ''}.")
     for kind, what in (("date", "Date columns (ignored by default)"), ("id", "ID columns (ignored by default)"),
                        ("empty", "Empty columns, all values missing (ignored)")):
         names = [c.name for c in columns if c.kind == kind]
@@ -307,7 +444,7 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
 
 
 def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: int | None = MAX_BYTES,
-                 missing: str = "error") -> FileInfo:
+                 missing: str = "error", sheet: str | None = None) -> FileInfo:
     r"""What the file ``raw`` holds: format, separators, each column's kind and suggested role, a preview.
 
     Parameters
@@ -318,9 +455,11 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
         Its name; the extension helps tell Excel and Parquet files apart.
     max_bytes : int or None
         Larger files are refused (None: no limit).
-    missing : {"error", "drop"}
-        LIBSVM lines holding nan or inf: refused with their line numbers, or
-        left out (CSV-like files keep their missing cells until :func:`read_table`).
+    missing : str
+        LIBSVM lines holding nan or inf: refused with their line numbers ("error"), or
+        left out (anything else); CSV-like files keep their missing cells until :func:`read_table`.
+    sheet : str, optional
+        The sheet of an Excel workbook to read (default: the first).
 
     Returns
     -------
@@ -344,7 +483,7 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
     >>> info.notes[1]
     'Decimal commas detected in 2 column(s): length, width.'
     """
-    parsed = _parse.parse(raw, filename, max_bytes, missing)
+    parsed = _parse.parse(raw, filename, max_bytes, "error" if missing == "error" else "drop", sheet)
     return _file_info(parsed, filename)
 
 
@@ -362,9 +501,9 @@ def role_options(kind: str) -> list[str]:
     --------
     >>> from ikviz.data.upload import role_options
     >>> role_options("text"), role_options("integer")
-    (['ignore', 'encode', 'label'], ['feature', 'ignore', 'label'])
+    (['ignore', 'encode', 'label'], ['feature', 'ignore', 'encode', 'label'])
     """
-    return ["ignore", "encode", "label"] if kind in TEXT_KINDS else ["feature", "ignore", "label"]
+    return ["ignore", "encode", "label"] if kind in TEXT_KINDS else ["feature", "ignore", "encode", "label"]
 
 
 def initial_role(col: ColumnInfo) -> str:
@@ -384,7 +523,7 @@ def initial_role(col: ColumnInfo) -> str:
 
 
 def role_columns(columns: list[ColumnInfo], label: str | None) -> list[ColumnInfo]:
-    """The columns that need a choice of role: not the label, and not plain numeric features.
+    """The columns whose role can be chosen: every one but the label.
 
     Examples
     --------
@@ -392,10 +531,9 @@ def role_columns(columns: list[ColumnInfo], label: str | None) -> list[ColumnInf
     >>> cols = [ColumnInfo("x", "numeric", 0, 9, [], "feature"), ColumnInfo("id", "id", 0, 9, [], "ignore"),
     ...         ColumnInfo("kind", "text", 0, 2, [], "label")]
     >>> [c.name for c in role_columns(cols, "kind")], [c.name for c in role_columns(cols, None)]
-    (['id'], ['id', 'kind'])
+    (['x', 'id'], ['x', 'id', 'kind'])
     """
-    return [c for c in columns if c.name != label
-            and (c.kind in TEXT_KINDS or getattr(c, "role", "feature") not in ("feature", "label"))]
+    return [c for c in columns if c.name != label]
 
 
 def shown_role(col: ColumnInfo, label: str | None, roles: dict[str, str]) -> str:
@@ -443,7 +581,8 @@ def _encode_labels(values, name: str) -> tuple[np.ndarray, list[str]]:
     return codes.astype(np.int64), names
 
 
-def read_columns(raw: bytes | str, max_bytes: int | None = MAX_BYTES, filename: str | None = None) -> list[str]:
+def read_columns(raw: bytes | str, max_bytes: int | None = MAX_BYTES, filename: str | None = None,
+                 sheet: str | None = None) -> list[str]:
     r"""The column names of a table file (for choosing the label column); ``[]`` for LIBSVM files.
 
     Examples
@@ -452,7 +591,7 @@ def read_columns(raw: bytes | str, max_bytes: int | None = MAX_BYTES, filename: 
     >>> read_columns(b"height;weight;species\n1;2;a\n")
     ['height', 'weight', 'species']
     """
-    parsed = _parse.parse(raw, filename, max_bytes)
+    parsed = _parse.parse(raw, filename, max_bytes, sheet=sheet)
     return [] if parsed.frame is None else [str(c) for c in parsed.frame.columns]
 
 
@@ -526,7 +665,8 @@ def _feature_error(col: ColumnInfo, info: FileInfo) -> ValueError:
 
 def read_table(raw: bytes | str, label: str | None = None, missing: str = "error", *, filename: str | None = None,
                roles: dict[str, str] | None = None, max_bytes: int | None = MAX_BYTES,
-               max_categories: int = MAX_CATEGORIES) -> UserData:
+               max_categories: int = MAX_CATEGORIES, sheet: str | None = None, indicator: bool = False,
+               codes: bool = True, task: str = "auto") -> UserData:
     r"""Read a CSV, LIBSVM, Excel .xlsx or Parquet file into a :class:`UserData`.
 
     Parameters
@@ -534,11 +674,15 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
     raw : bytes or str
         The file's content (never changed).
     label : str or None
-        The column holding the class. It wins over ``roles``; without it, the
-        column ``roles`` marks "label" (at most one) is the label, else there is
-        none. LIBSVM files always have one.
-    missing : {"error", "drop"}
-        Refuse rows with missing values (empty, ``?``, ``NA``) with a message, or drop them with a note.
+        The column holding the class (or the numbers to predict). It wins over
+        ``roles``; without it, the column ``roles`` marks "label" (at most one)
+        is the label, else there is none. LIBSVM files always have one.
+    missing : {"error", "drop", "median", "most_frequent"}
+        Missing feature values (empty, ``?``, ``NA``, a detected code): refused
+        with a message naming the lines, rows dropped, or imputed with
+        scikit-learn's ``SimpleImputer`` (numeric features: that strategy;
+        one-hot columns: the most frequent category). Rows without a label
+        are always dropped. The choice is stated in ``notes`` and ``missing``.
     filename : str, optional
         The file's name (kept as ``source``; its extension helps tell formats apart).
     roles : dict of str to str, optional
@@ -549,6 +693,16 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
         Larger files are refused (None: no limit).
     max_categories : int
         An encoded column with more categories is refused with a message.
+    sheet : str, optional
+        The sheet of an Excel workbook (default: the first).
+    indicator : bool
+        With imputation, one 0/1 column per imputed feature saying where a value
+        was missing (a one-hot column gets a "missing" category instead).
+    codes : bool
+        Treat the missing-value codes :func:`missing_code` finds (-200, -999, ...) as missing.
+    task : {"auto", "classification", "regression"}
+        "auto": a numeric label with more than 100 values, or more than 20
+        values that are not whole numbers, is a regression target.
 
     Returns
     -------
@@ -565,6 +719,8 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
     >>> data = read_table("x,y\n1,2\n3,?\n5,6\n", missing="drop")
     >>> data.X.tolist(), data.notes
     ([[1.0, 2.0], [5.0, 6.0]], ['Dropped 1 row(s) with missing values.'])
+    >>> read_table("x,y\n1,2\n3,?\n5,6\n", missing="median", indicator=True).X.tolist()
+    [[1.0, 2.0, 0.0], [3.0, 4.0, 1.0], [5.0, 6.0, 0.0]]
     >>> read_table("x,y\n1,2\n3,?\n")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -579,17 +735,20 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
     >>> read_table(raw, label="cultivar", roles={"colour": "ignore"}).feature_names
     ['alcohol']
     """
-    if missing not in ("error", "drop"):
-        raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
-    parsed = _parse.parse(raw, filename, max_bytes, missing)
+    if missing not in MISSING_CHOICES:
+        raise ValueError(f"missing must be one of {', '.join(MISSING_CHOICES)}; got {missing!r}.")
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}.")
+    parsed = _parse.parse(raw, filename, max_bytes, "error" if missing == "error" else "drop", sheet)
     if parsed.format == "libsvm":
         data = _read_libsvm(parsed, label, filename)
+        data.missing = MISSING_WORDS["error" if missing == "error" else "drop"]
     else:
         data = _read_frame(parsed, _file_info(parsed, filename, max_categories), label, missing, roles,
-                           max_categories, filename)
+                           max_categories, filename, indicator=indicator, codes=codes, task=task)
     if len(data.X) < 2:
         raise ValueError(f"The data have {len(data.X)} usable row(s); the comparisons need at least 2.")
-    if data.y is not None and len(data.classes) == 1:
+    if data.task == "classification" and len(data.classes) == 1:
         data.notes.append(f"The label column {data.label_name!r} has a single class ({data.classes[0]!r}): the "
                           "checks that compare classes need at least two. Pick another label column, or none.")
     return data
@@ -605,62 +764,161 @@ def _read_libsvm(parsed: _parse.Parsed, label: str | None, filename: str | None)
                     parsed.fingerprint, filename)
 
 
+def _is_regression(s: pd.Series, task: str) -> bool:
+    if task != "auto":
+        return task == "regression"
+    if not pd.api.types.is_numeric_dtype(s):
+        return False
+    v = s.dropna().to_numpy(dtype=float)
+    n_unique = len(np.unique(v))
+    return n_unique > MAX_CLASSES or (n_unique > 20 and not np.all(v == np.round(v)))
+
+
+def _shown(names: list[str], limit: int = 8) -> str:
+    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+
+
 def _read_frame(parsed: _parse.Parsed, info: FileInfo, label: str | None, missing: str,
-                roles: dict[str, str] | None, max_categories: int, filename: str | None) -> UserData:
+                roles: dict[str, str] | None, max_categories: int, filename: str | None, *,
+                indicator: bool = False, codes: bool = True, task: str = "auto") -> UserData:
+    from sklearn.impute import SimpleImputer
+
     frame = parsed.frame
     role_of, label, notes = _resolve_roles(info, label, roles, max_categories)
-    columns, names = [], []
+    coded = [c for c in info.columns if c.code is not None and role_of[c.name] != "ignore"]
+    if coded and codes:
+        frame = frame.copy()
+        for c in coded:
+            frame[c.name] = frame[c.name].mask(frame[c.name] == c.code)
+        notes.append("Missing-value codes treated as missing: " + _shown(
+            [f"{c.code:g} in {c.name} ({c.n_code:,} cells)" for c in coded], 6) + ".")
+    elif coded:
+        notes.append("Missing-value codes kept as numbers (as asked): " + _shown(
+            [f"{c.code:g} in {c.name}" for c in coded], 6) + ".")
+    numeric, encoded, order = {}, {}, []
     for col in info.columns:
         role, s = role_of[col.name], frame[col.name]
         if role == "feature":
             if not pd.api.types.is_numeric_dtype(s) or col.kind == "empty":
                 raise _feature_error(col, info)
-            columns.append(s.to_numpy(dtype=float))
-            names.append(col.name)
+            numeric[col.name] = s.to_numpy(dtype=float)
+            order.append(col.name)
         elif role == "encode":
             if col.kind == "empty":
                 raise _feature_error(col, info)
-            cols, cat_names = _encode(col.name, s, max_categories)
-            columns += cols
-            names += cat_names
+            encoded[col.name] = s
+            order.append(col.name)
     ignored = [c.name for c in info.columns if role_of[c.name] == "ignore"]
-    if not columns:
+    if not order:
         why = "; ".join(f"{c.name!r} is {'an ID' if c.kind == 'id' else c.kind}" for c in info.columns
                         if role_of[c.name] == "ignore")
         raise ValueError("There is no feature column left" + (" besides the label" if label else "")
                          + (f" ({why}, ignored)" if why else "") + ". Mark a numeric column as feature, or "
                          "encode a text column; the comparisons need at least one feature.")
     n = len(frame)
-    if n * len(columns) * 8 > _parse.MAX_DENSE_BYTES:
-        raise ValueError(f"The features ({n:,} rows x {len(columns):,} columns) would take "
-                         f"{_parse._mb(n * len(columns) * 8)}, over the {_parse._mb(_parse.MAX_DENSE_BYTES)} the "
+    width = len(numeric) * (2 if indicator else 1) + sum(min(c.n_unique + 1, max_categories + 1)
+                                                         for c in info.columns if c.name in encoded)
+    if n * width * 8 > _parse.MAX_DENSE_BYTES:
+        raise ValueError(f"The features ({n:,} rows x {width:,} columns) would take "
+                         f"{_parse._mb(n * width * 8)}, over the {_parse._mb(_parse.MAX_DENSE_BYTES)} the "
                          "checks work with. Encode fewer columns or upload fewer rows.")
-    X = np.column_stack(columns)
-    rows_missing = ~np.isfinite(X).all(axis=1)
-    if label is not None:
-        rows_missing |= frame[label].isna().to_numpy()
     if ignored:
         notes.append(f"Ignored column(s): {', '.join(ignored[:10])}{', ...' if len(ignored) > 10 else ''}.")
-    if rows_missing.any():
-        first = parsed.first_line
-        kind = "file lines" if parsed.format == "csv" else "rows"
-        where = ", ".join(str(i + first) for i in np.flatnonzero(rows_missing)[:5])
-        if missing == "error":
-            by_col = [nm for nm, c in zip(names, columns) if not np.isfinite(c).all()]
-            cols = f" in column(s) {', '.join(by_col[:5])}" if by_col and len(by_col) <= 5 else ""
-            what = "missing or infinite values" if np.isinf(X).any() else "missing values"
-            huge = " (a number too large for 64-bit floats counts as infinite)" if np.isinf(X).any() else ""
-            raise ValueError(f"{rows_missing.sum()} row(s) have {what} ({kind} {where}"
-                             f"{', ...' if rows_missing.sum() > 5 else ''}){cols}{huge}. Remove or impute them, "
-                             "or choose to drop rows with missing values.")
-        notes.append(f"Dropped {rows_missing.sum()} row(s) with missing values.")
-    keep = ~rows_missing
-    y, classes = None, []
+    num = np.column_stack(list(numeric.values())) if numeric else np.empty((n, 0))
+    infinite = ~np.isfinite(num) & ~np.isnan(num)
+    cat_missing = np.column_stack([s.isna().to_numpy() for s in encoded.values()]) if encoded else \
+        np.zeros((n, 0), dtype=bool)
+    cell_missing = np.isnan(num) | infinite
+    rows_missing = cell_missing.any(axis=1) | cat_missing.any(axis=1)
+    no_label = frame[label].isna().to_numpy() if label is not None else np.zeros(n, dtype=bool)
+    lines = parsed.first_line + np.asarray(frame.index, dtype=np.int64)
+    kind = "file lines" if parsed.format == "csv" else "rows"
+    if missing == "error" and (rows_missing | no_label).any():
+        bad = rows_missing | no_label
+        where = ", ".join(str(v) for v in lines[bad][:5])
+        by_col = [nm for j, nm in enumerate(numeric) if cell_missing[:, j].any()] + \
+                 [nm for j, nm in enumerate(encoded) if cat_missing[:, j].any()]
+        cols = f" in column(s) {', '.join(by_col[:5])}" if by_col and len(by_col) <= 5 else ""
+        what = "missing or infinite values" if infinite.any() else "missing values"
+        huge = " (a number too large for 64-bit floats counts as infinite)" if infinite.any() else ""
+        raise ValueError(f"{bad.sum()} row(s) have {what} ({kind} {where}"
+                         f"{', ...' if bad.sum() > 5 else ''}){cols}{huge}. Remove or impute them, "
+                         "or choose how missing values are handled: impute (median or most frequent value) or "
+                         "drop those rows.")
+    if infinite.any():
+        num = np.where(infinite, np.nan, num)
+        notes.append(f"{int(infinite.sum()):,} infinite value(s) (numbers too large for 64-bit floats) treated as "
+                     "missing.")
+    if missing == "drop":
+        keep = ~(rows_missing | no_label)
+        if rows_missing.any() or no_label.any():
+            notes.append(f"Dropped {int((~keep).sum())} row(s) with missing values.")
+    else:
+        keep = ~no_label
+        if no_label.any():
+            notes.append(f"Dropped {int(no_label.sum())} row(s) without a label ({label!r} missing).")
+    used = np.flatnonzero(keep)
+    blocks: dict[str, tuple[list[np.ndarray], list[str]]] = {}
+    extra: list[tuple[np.ndarray, str]] = []
+    if numeric:
+        part = num[used]
+        holes = np.isnan(part)
+        if missing in ("median", "most_frequent") and holes.any():
+            filled = SimpleImputer(strategy=missing, keep_empty_features=True).fit_transform(part)
+            gaps = [nm for j, nm in enumerate(numeric) if holes[:, j].any()]
+            notes.append(f"Imputed {int(holes.sum()):,} missing value(s) in {len(gaps)} column(s) ({_shown(gaps)}) "
+                         f"with each column's {'median' if missing == 'median' else 'most frequent value'} "
+                         f"(scikit-learn SimpleImputer, fitted on the {len(used):,} rows read)"
+                         + ("; a 0/1 column 'NAME (missing)' marks each imputed cell." if indicator else "."))
+            if indicator:
+                extra = [(holes[:, j].astype(float), f"{nm} (missing)") for j, nm in enumerate(numeric)
+                         if holes[:, j].any()]
+            part = filled
+        for j, nm in enumerate(numeric):
+            blocks[nm] = ([part[:, j]], [nm])
+    imputed_cats = []
+    for nm, s in encoded.items():
+        s = s.iloc[used]
+        if missing in ("median", "most_frequent") and s.isna().any():
+            imputed_cats.append(nm)
+            strings = s.map(lambda v: f"{v:g}" if isinstance(v, (float, np.floating)) else str(v).strip(),
+                            na_action="ignore")
+            fill = "(missing)" if indicator else strings.mode().iloc[0]
+            s = strings.fillna(fill)
+        blocks[nm] = _encode(nm, s, max_categories)
+    if imputed_cats:
+        notes.append(f"One-hot column(s) with missing values ({_shown(imputed_cats)}): "
+                     + ("a 'missing' category added." if indicator else "filled with the most frequent category."))
+    columns, names = [], []
+    for nm in order:
+        cols, cat_names = blocks[nm]
+        columns += cols
+        names += cat_names
+    for col, nm in extra:
+        columns.append(col)
+        names.append(nm)
+    X = np.column_stack(columns)
+    if missing != "error" and not np.isfinite(X).all():   # drop: only rows without missing cells are left
+        raise ValueError("Some values are still missing after imputation; ignore the empty columns.")
+    y, classes, task_of = None, [], None
     if label is not None:
-        cells = frame[label][keep]
-        y, classes = _encode_labels(cells.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(cells)
-                                    else cells.astype(str).str.strip().to_numpy(dtype=object), label)
-    return UserData(X[keep], y, names, label, classes, list(parsed.notes) + notes, parsed.fingerprint, filename)
+        cells = frame[label].iloc[used]
+        if _is_regression(cells, task):
+            if not pd.api.types.is_numeric_dtype(cells):
+                raise ValueError(f"The label column {label!r} is not numeric, so it cannot be a regression target. "
+                                 "Use it as a class label (task: classification), or pick another label.")
+            y, task_of = cells.to_numpy(dtype=float), "regression"
+            notes.append(f"The label {label!r} holds numbers ({len(np.unique(y)):,} distinct): predicted by "
+                         "regression (R² over folds), not classes.")
+        else:
+            y, classes = _encode_labels(cells.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(cells)
+                                        else cells.astype(str).str.strip().to_numpy(dtype=object), label)
+            task_of = "classification"
+    how = MISSING_WORDS[missing] + (", with indicator columns" if indicator and missing in ("median",
+                                                                                           "most_frequent") else "")
+    values = {str(c): frame[c].to_numpy()[used] for c in frame.columns}
+    return UserData(X, y, names, label, classes, list(parsed.notes) + notes, parsed.fingerprint, filename,
+                    task=task_of, missing=how, values=values)
 
 
 def constant_columns(X: np.ndarray) -> list[int]:
@@ -691,7 +949,7 @@ def subsample(data: UserData, max_rows: int, seed: int = 0) -> UserData:
     if n <= max_rows:
         return data
     rng = np.random.default_rng(seed)
-    if data.y is not None and len(data.classes) > 1:
+    if data.y is not None and data.task != "regression" and len(data.classes) > 1:
         from sklearn.model_selection import train_test_split
 
         counts = np.bincount(data.y)
@@ -702,7 +960,8 @@ def subsample(data: UserData, max_rows: int, seed: int = 0) -> UserData:
         keep = np.sort(rng.choice(n, max_rows, replace=False))
     note = f"Subsampled {max_rows:,} of {n:,} rows at random (seed {seed}) to keep the comparisons interactive."
     return UserData(data.X[keep], None if data.y is None else data.y[keep], data.feature_names, data.label_name,
-                    data.classes, data.notes + [note])
+                    data.classes, data.notes + [note], data.fingerprint, data.source, data.task, data.missing,
+                    {k: v[keep] for k, v in data.values.items()})
 
 
 def summary(data: UserData) -> dict:
@@ -715,8 +974,9 @@ def summary(data: UserData) -> dict:
     >>> info["rows"], info["class_counts"], info["constant_columns"]
     (3, {'a': 2, 'b': 1}, ['y'])
     """
-    counts = {} if data.y is None else {data.classes[i]: int(c) for i, c in enumerate(np.bincount(data.y))}
-    return {"rows": len(data.X), "features": data.X.shape[1],
-            "classes": len(data.classes) if data.y is not None else 0, "class_counts": counts,
+    classy = data.y is not None and data.task != "regression"
+    counts = {data.classes[i]: int(c) for i, c in enumerate(np.bincount(data.y))} if classy else {}
+    return {"rows": len(data.X), "features": data.X.shape[1], "task": data.task, "missing": data.missing,
+            "classes": len(data.classes) if classy else 0, "class_counts": counts,
             "constant_columns": [data.feature_names[j] for j in constant_columns(data.X)],
             "notes": list(data.notes)}
