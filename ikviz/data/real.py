@@ -121,7 +121,7 @@ def dataset_names(fetched: bool = False) -> list[str]:
     >>> dataset_names()[:3]
     ['iris', 'wheat-seeds', 'wine']
     >>> dataset_names(fetched=True)
-    ['mnist-test', 'ijcnn1', 'ijcnn1-test', 'a9a-full']
+    ['ijcnn1', 'ijcnn1-test', 'a9a-full', 'mnist-test']
     """
     return sorted((n for n, info in DATASETS.items() if _paper_size(info) == bool(fetched)),
                   key=lambda name: (DATASETS[name].n * DATASETS[name].d, name))

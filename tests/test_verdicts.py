@@ -1,0 +1,61 @@
+"""The verdict rules: each test is one a wrong rule (the old across(), a symmetric time window) fails."""
+
+import pytest
+
+from ikviz import verdicts as v
+
+
+def test_direction_needs_the_paper_direction_beyond_the_tolerance():
+    assert v.direction(0.4, 0.6) == "holds"
+    assert v.direction(0.2, 0.6) == "holds, smaller"
+    assert v.direction(0.005, 0.6) == "does not reproduce"     # within the tolerance: no difference
+    assert v.direction(-0.3, 0.6) == "does not reproduce"      # the other direction
+    assert v.direction(float("nan")) == "does not reproduce"
+    assert v.lower(0.056, 0.094, 0.038, tol=0) == "holds" and v.lower(0.1, 0.094, tol=0) == "does not reproduce"
+
+
+def test_a_slower_faster_does_not_hold_and_a_tie_is_not_faster():
+    # the old rule: ball tree "holds" within 0.25 of brute force, either side
+    assert v.faster(1.2, 1.0) == "does not reproduce"
+    assert v.faster(23.0, 1.0) == "does not reproduce"
+    assert v.faster(0.98, 1.0) == "does not reproduce"         # within timing noise: not faster
+    assert v.faster(654, 706) == "holds"                        # the paper's own ratio 0.93
+    assert v.faster(0.7, 1.0, paper_ratio=0.1) == "holds, smaller"
+
+
+def test_a_split_two_part_claim_does_not_hold_and_names_the_failing_part():
+    judged = v.all_parts({"lower FPR than RBF": "holds", "lower FPR than Laplacian": "does not reproduce"})
+    assert judged.verdict == "does not reproduce"
+    assert "Laplacian" in judged.note and "RBF" not in judged.note
+    judged = v.all_parts({"beats RAW": "holds", "beats RBF": "holds, smaller"})
+    assert judged.verdict == "holds, smaller" and judged.note == "fails: beats RBF (holds, smaller)"
+    assert v.all_parts({"ACC": "holds", "NMI": "holds"}) == v.Judgement("holds")
+    with pytest.raises(ValueError, match="at least one part"):
+        v.all_parts({})
+
+
+def test_a_claim_that_holds_only_under_a_setting_the_paper_never_used_does_not_hold():
+    # ting2021 Table 5: perplexity 30 is not in the paper's search list
+    results = {"30": "holds", "5": "does not reproduce", "800": "does not reproduce"}
+    counted, shown = v.paper_settings(results, (5, 20, 40, 60, 80, 100, 250, 500, 800))
+    assert shown == {"30": "holds"} and "30" not in counted
+    assert v.all_parts(counted).verdict == "does not reproduce"
+    counted, _ = v.paper_settings({30.0: 1, "5.0": 2}, ["5"])
+    assert counted == {"5.0": 2}                                # settings compare by value
+
+
+def test_an_unspecified_protocol_names_the_detail_and_every_reading():
+    judged = v.readings("the Gaussian kernel's bandwidth", {"scaled with d": "does not reproduce",
+                                                             "fixed γ = 1/65": "holds"})
+    assert judged.verdict == "protocol unspecified"
+    assert "bandwidth" in judged.note and "scaled with d: does not reproduce" in judged.note
+    assert "fixed γ = 1/65: holds" in judged.note
+    assert v.readings("the IK variant", {"Voronoi": "holds", "iForest": "holds"}).verdict == "holds"
+
+
+def test_unavailable_data_gets_its_own_verdict_and_unknown_verdicts_are_refused():
+    assert v.unavailable("covtype", "https://x").verdict == "data not available here"
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        v.Judgement("maybe")
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        v.all_parts({"a": "setting-dependent"})
