@@ -98,10 +98,13 @@ def _package_of(name: str, path: Path | None) -> str:
     return name if path is not None and path.name == "__init__.py" else name.rpartition(".")[0]
 
 
+#: the packages whose modules a block's digest follows through imports (the installed libraries change
+#: results too rarely to key them all)
+FOLLOWED = ("ikviz",)
+
+
 def _followed(name: str) -> bool:
-    """Whether imports of ``name`` are part of the closure: ikviz's own modules (the installed libraries'
-    versions change the results too rarely to key them all)."""
-    return name == "ikviz" or name.startswith("ikviz.")
+    return any(name == top or name.startswith(top + ".") for top in FOLLOWED)
 
 
 def _parse(name: str) -> tuple[str, tuple[str, ...]]:
