@@ -44,31 +44,36 @@ class Measure:
         return self.isolation is not None
 
 
+#: Colour means kernel on every page. The Isolation Kernel's variants are greens (IK is green everywhere), GK/RBF
+#: grey, L_ψ magenta, linear kernels and raw features blue, ℓp distances purples (ℓ2 = Euclidean distance), AG
+#: mustard, SNN brown, RandLocal orange. Two keys share a colour only when they are the same measure under two
+#: names (ik/ik_anne, rbf/gk, lk/linear/raw, lp2/distance). Other meanings (sparse/dense pairs, classes,
+#: clusters, search methods) take colours of :mod:`ikviz.plots.style` that no kernel uses.
 MEASURES: dict[str, Measure] = {
     # the Isolation Kernel's partitionings (Ting et al. 2018, 2021; iNNE: Ting et al. 2020)
     "ik_anne": Measure("IK · Voronoi (aNNE)", "#1b9e77", "psi", {"method": "anne"}),
-    "ik_inne": Measure("IK · hyperspheres (iNNE)", "#e6ab02", "psi", {"method": "inne"}),
-    "ik_iforest": Measure("IK · iForest, height ≤ ⌈log₂ψ⌉", "#d95f02", "psi",
+    "ik_inne": Measure("IK · hyperspheres (iNNE)", "#7fbc41", "psi", {"method": "inne"}),
+    "ik_iforest": Measure("IK · iForest, height ≤ ⌈log₂ψ⌉", "#005a32", "psi",
                           {"method": "iforest", "max_depth": "auto"}),
-    "ik_iforest_full": Measure("IK · iForest, fully grown", "#7570b3", "psi",
+    "ik_iforest_full": Measure("IK · iForest, fully grown", "#66c2a5", "psi",
                                {"method": "iforest", "max_depth": None}),
     "ik": Measure("Isolation Kernel (IK)", "#1b9e77", "psi", {"method": "anne"}),
     # data-independent kernels
     "rbf": Measure("RBF (Gaussian)", "#666666", "gamma"),
     "gk": Measure("Gaussian kernel (GK)", "#666666", "gamma"),
     "laplacian_psi": Measure("Laplacian L_ψ", "#e7298a", "psi"),
-    "lk": Measure("linear kernel, normalised (LK)", "#66a61e"),
+    "lk": Measure("linear kernel, normalised (LK)", "#1f78b4"),
     "linear": Measure("linear kernel", "#1f78b4"),
     # distances and data-dependent measures
     "ag": Measure("adaptive Gaussian (AG)", "#e6ab02", "k"),
     "snn": Measure("shared nearest neighbours (SNN)", "#a6761d", "k"),
-    "lp0.1": Measure("ℓ0.1 distance", "#e7298a"),
-    "lp0.5": Measure("ℓ0.5 distance", "#7570b3"),
-    "lp2": Measure("ℓ2 (Euclidean) distance", "#d95f02"),
-    "distance": Measure("Euclidean distance", "#1f78b4"),
+    "lp0.1": Measure("ℓ0.1 distance", "#c2a5cf"),
+    "lp0.5": Measure("ℓ0.5 distance", "#9970ab"),
+    "lp2": Measure("ℓ2 (Euclidean) distance", "#542788"),
+    "distance": Measure("Euclidean distance", "#542788"),
     # feature maps for k-means
     "raw": Measure("raw features", "#1f78b4"),
-    "randlocal": Measure("RandLocal features", "#a6761d", "n_sets"),
+    "randlocal": Measure("RandLocal features", "#d95f02", "n_sets"),
 }
 
 #: the Isolation Kernel variants a page can choose between

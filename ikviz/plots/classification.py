@@ -16,8 +16,10 @@ from ..learn.svm import LABELS, TUNED
 from .style import (
     CLASS_COLOURS,
     ONLINE_COLOURS,
+    ONLINE_DASHES,
     SVM_COLOURS,
     base_layout,
+    ik_colour,
     scatter_class,
 )
 
@@ -245,14 +247,30 @@ def regions_figure(result, kernel: str, box=None, height: int = 360, disc=None) 
     return base_layout(fig, title, height)
 
 
+def svm_colour(kernel: str, ik_method: str = "iforest") -> str | None:
+    """An SVM kernel's colour: its kernel's; IK's (and linear SVM on IK features') that of the IK variant used.
+
+    Examples
+    --------
+    >>> from ikviz.registry import colour
+    >>> svm_colour("ik", "anne") == colour("ik_anne"), svm_colour("rbf") == colour("rbf")
+    (True, True)
+    """
+    if kernel in ("ik", "ik-linear"):
+        return ik_colour(ik_method)
+    return SVM_COLOURS.get(kernel)
+
+
 def cv_figure(result, height: int = 320) -> go.Figure:
     """Mean CV accuracy against the tuned parameter, one line per kernel (log-2 x axis)."""
     fig = go.Figure()
+    method = getattr(getattr(result, "params", None), "ik_method", "iforest")
     for kernel, (values, scores) in result.cv.items():
         if not values:
             continue
         fig.add_trace(go.Scatter(x=values, y=scores, mode="lines+markers", name=f"{LABELS[kernel]} ({TUNED[kernel]})",
-                                 line=dict(color=SVM_COLOURS.get(kernel))))
+                                 line=dict(color=svm_colour(kernel, method),
+                                           dash="dash" if kernel == "ik-linear" else None)))
     ticks = [2.0 ** m for m in range(-10, 13, 2)]
     fig.update_xaxes(type="log", title="γ (RBF) or ψ (L_ψ, IK)", tickvals=ticks,
                      ticktext=[f"2^{m}" for m in range(-10, 13, 2)])
@@ -260,10 +278,12 @@ def cv_figure(result, height: int = 320) -> go.Figure:
     return base_layout(fig, "Parameter search on the training rows", height)
 
 
-def paired_figure(paired, metric: str = "FPR", height: int = 320, title: str | None = None) -> go.Figure:
+def paired_figure(paired, metric: str = "FPR", height: int = 320, title: str | None = None,
+                  ik_method: str = "iforest") -> go.Figure:
     """Per-seed values of ``metric`` for every kernel, seeds joined by thin lines (the runs are paired).
 
-    ``title``, if given, goes before the default title (e.g. which generator and ratio).
+    ``title``, if given, goes before the default title (e.g. which generator and ratio); ``ik_method``
+    is the IK variant the runs used (its colour).
     """
     fig = go.Figure()
     x = [LABELS[k] for k in paired.kernels]
@@ -273,7 +293,7 @@ def paired_figure(paired, metric: str = "FPR", height: int = 320, title: str | N
                                  showlegend=False, hoverinfo="skip"))
     for i, k in enumerate(paired.kernels):
         fig.add_trace(go.Box(x=[x[i]] * values.shape[1], y=values[i], name=x[i], boxpoints="all", jitter=0.2,
-                             marker=dict(color=SVM_COLOURS.get(k)), showlegend=False))
+                             marker=dict(color=svm_colour(k, ik_method)), showlegend=False))
     fig.update_xaxes(title="kernel")
     fig.update_yaxes(title=f"{metric} (one point per seed)")
     text = f"{metric} over {values.shape[1]} seeds (same data for every kernel per seed)"
@@ -286,7 +306,8 @@ def mistake_curve_figure(result, height: int = 380) -> go.Figure:
     for r in result.results:
         at, rate = r.curve()
         fig.add_trace(go.Scatter(x=at, y=rate, mode="lines", name=r.method,
-                                 line=dict(color=ONLINE_COLOURS.get(r.method), width=2)))
+                                 line=dict(color=ONLINE_COLOURS.get(r.method), width=2,
+                                           dash=ONLINE_DASHES.get(r.method))))
     fig.update_xaxes(title="examples seen")
     fig.update_yaxes(title="mistake rate so far", rangemode="tozero")
     return base_layout(fig, "Online mistake rate (each example predicted before it is learned)", height)

@@ -29,8 +29,9 @@ from ..experiments.clustering import (
 )
 from ..registry import label as registry_label
 from .style import (
+    CLUSTER_COLOURS,
     MEASURE_COLOURS,
-    SEQUENCE,
+    OTHER_COLOURS,
     base_layout,
     panel_width,
     scatter_class,
@@ -154,7 +155,7 @@ def view_notes(algorithm: str, mode: str) -> str:
 
 
 def _colour(measure: str, i: int = 0) -> str:
-    return MEASURE_COLOURS.get(measure, SEQUENCE[i % len(SEQUENCE)])
+    return MEASURE_COLOURS.get(measure, OTHER_COLOURS[i % len(OTHER_COLOURS)])
 
 
 def _legend_name(measure: str, fallback: str) -> str:
@@ -178,7 +179,8 @@ def scatter_figure(X2: np.ndarray, labels: np.ndarray, title: str, *, centres=No
         mask = labels == c
         # the colour follows the label's value, so matched clusters and classes share colours
         fig.add_trace(scatter(x=X2[mask, 0], y=X2[mask, 1], mode="markers", name=str(c),
-                              marker=dict(size=4, color=SEQUENCE[int(c) % len(SEQUENCE)], opacity=0.6),
+                              marker=dict(size=4, color=CLUSTER_COLOURS[int(c) % len(CLUSTER_COLOURS)],
+                                          opacity=0.6),
                               hovertemplate=f"cluster {c}<extra></extra>"))
     if centres is not None and len(centres):
         fig.add_trace(go.Scatter(x=X2[centres, 0], y=X2[centres, 1], mode="markers", name="centres",

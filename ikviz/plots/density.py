@@ -15,7 +15,7 @@ from ..data import dataset_info
 from ..experiments.density import REAL_DATA_POINTS, GridParams, Params, Result, grid_summary, sharpness_t
 from ..experiments.surfaces import KERNELS
 from .contours import MAX_BACKDROP_POINTS, similarity_contour
-from .style import KERNEL_COLOURS, base_layout, panel_width, scatter_class, wrap
+from .style import DENSE_COLOUR, KERNEL_COLOURS, SPARSE_COLOUR, base_layout, panel_width, scatter_class, wrap
 
 #: above the four-quadrant contours: what the square and the probe pairs are
 QUADRANTS_INTRO = ("The square below has four quadrants of different density (densest bottom-left, sparsest "
@@ -201,9 +201,9 @@ def pairs_figure(pairs: dict[str, dict[str, float]], height: int = 320) -> go.Fi
     labels = [KERNELS[k][0] for k in pairs]
     fig = go.Figure([
         go.Bar(name="sparse pair (S)", x=labels, y=[v["sparse"] for v in pairs.values()],
-               marker_color="#1b9e77", text=[f"{v['sparse']:.3f}" for v in pairs.values()]),
+               marker_color=SPARSE_COLOUR, text=[f"{v['sparse']:.3f}" for v in pairs.values()]),
         go.Bar(name="dense pair (D)", x=labels, y=[v["dense"] for v in pairs.values()],
-               marker_color="#d95f02", text=[f"{v['dense']:.3f}" for v in pairs.values()]),
+               marker_color=DENSE_COLOUR, text=[f"{v['dense']:.3f}" for v in pairs.values()]),
     ])
     fig.update_layout(barmode="group")
     fig.update_xaxes(title_text="kernel")

@@ -9,7 +9,7 @@ from ..data import dataset_label as bundled_label
 from ..experiments.indexing import METHODS, SPARSE_FALLBACK_WARNING, SYNTHETIC, paper_ratios
 from .style import base_layout
 
-_SEARCH = {"brute_s": ("brute force", "#999999"), "balltree_s": ("ball_tree option (incl. build)", "#1b9e77")}
+_SEARCH = {"brute_s": ("brute force", "#999999"), "balltree_s": ("ball_tree option (incl. build)", "#56b4e9")}
 
 
 #: short axis names; the table and the text use ``METHODS``
@@ -54,11 +54,11 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
                       row=1, col=1)
     maps = [rows[m]["map_s"] for m in methods]
     if any(v > 0 for v in maps):
-        fig.add_trace(go.Bar(x=names, y=maps, name="feature mapping (separate)", marker_color="#e6ab02",
+        fig.add_trace(go.Bar(x=names, y=maps, name="feature mapping (separate)", marker_color="#e15759",
                              hovertemplate="%{x}<br>feature mapping: %{y:.3g} s<extra></extra>"),
                       row=1, col=1)
     prec = [rows[m][f"precision_at_{k}"] for m in methods]
-    fig.add_trace(go.Bar(x=names, y=prec, name=f"precision@{k}", marker_color="#7570b3", showlegend=False,
+    fig.add_trace(go.Bar(x=names, y=prec, name=f"precision@{k}", marker_color="#000000", showlegend=False,
                          text=[f"{v:.2f}" for v in prec], textposition="outside"), row=1, col=2)
     fig.update_yaxes(type="log", title_text="seconds", row=1, col=1)
     fig.update_yaxes(range=[0, 1.12], title_text=f"precision@{k}", row=1, col=2)

@@ -31,7 +31,7 @@ def figures(result, height: int = 360) -> list[go.Figure]:
         ours = getattr(result, key)
         names = list(ours)
         fig.add_trace(go.Bar(x=names, y=[ours[n][0] for n in names], error_y=dict(array=[ours[n][1] for n in names]),
-                             name="ikviz", marker_color="#1f77b4", showlegend=col == 1), row=1, col=col)
+                             name="ikviz", marker_color="#56b4e9", showlegend=col == 1), row=1, col=col)
         fig.add_trace(go.Bar(x=names, y=[PAPER[key].get(n) for n in names], name="wang2017 (IJCNN / MNIST)",
                              marker_color="#bbbbbb", showlegend=col == 1), row=1, col=col)
     fig.update_xaxes(title_text="features")

@@ -5,26 +5,53 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from ..registry import colour, colours
+from ..registry import MEASURES, colour, colours
 
 SIMILARITY_SCALE = "Viridis"
 #: a colour per kernel family, used consistently across pages (from the one registry)
 KERNEL_COLOURS = colours("ik_anne", "ik_iforest", "ik_iforest_full", "ik_inne", "laplacian_psi", "rbf")
-#: true clusters in embeddings: the papers' red and blue first, then a 26-colour palette
+#: every colour a kernel or measure has (registry): figures use these for kernels only
+ALL_KERNEL_COLOURS = frozenset(m.colour.lower() for m in MEASURES.values())
+#: true clusters in embeddings: the papers' red and blue first, then a 26-colour palette (none a kernel's colour)
 CLASS_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
                  "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
                  "#e6550d", "#31a354", "#756bb1", "#636363", "#6baed6", "#fd8d3c", "#74c476", "#9e9ac8",
                  "#fdae6b", "#a1d99b"]
+#: found clusters take their classes' colours (after :func:`ikviz.clustering.match_labels`)
+CLUSTER_COLOURS = CLASS_COLOURS
 ORIGIN_COLOUR = "#000000"
-#: classification lab: SVM kernels keep their kernel family colours; online learners
+#: the two pairs of the density quadrants: colours of neither a kernel nor a class
+SPARSE_COLOUR, DENSE_COLOUR = "#56b4e9", "#882255"
+#: classification lab: an SVM kernel has its kernel's colour (IK: the variant it uses, ``ik_colour``)
 SVM_COLOURS = {**colours("rbf", "linear"), "laplacian": colour("laplacian_psi"), "ik": colour("ik_iforest"),
-               "ik-linear": colour("ik_anne")}
-ONLINE_COLOURS = {"FOGD": "#666666", "NOGD": "#7570b3", "IK+OGD": "#1b9e77", "RandLocal+OGD": "#a6761d"}
-SEQUENCE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
+               "ik-linear": colour("ik_iforest")}
+#: online learners by the kernel they approximate: FOGD (random Fourier features) and NOGD (Nyström) the
+#: Gaussian kernel, told apart by their dash (:data:`ONLINE_DASHES`); IK+OGD the IK (aNNE); RandLocal its own
+ONLINE_COLOURS = {"FOGD": colour("gk"), "NOGD": colour("gk"), "IK+OGD": colour("ik_anne"),
+                  "RandLocal+OGD": colour("randlocal")}
+ONLINE_DASHES = {"FOGD": "solid", "NOGD": "dot", "IK+OGD": "solid", "RandLocal+OGD": "solid"}
+#: colours for what is not a kernel (a search method, a source, a fallback): none a kernel's colour
+OTHER_COLOURS = ["#56b4e9", "#e15759", "#000000", "#882255"]
+SEQUENCE = OTHER_COLOURS
 #: clustering measures: the IK variants keep their kernel colours; GK matches RBF
 MEASURE_COLOURS = {**KERNEL_COLOURS, **colours("gk", "ag", "distance", "raw", "randlocal")}
 #: curse-of-dimensionality measures (IK green and GK grey as elsewhere)
 DIMENSIONALITY_COLOURS = colours("ik", "gk", "ag", "lk", "lp0.1", "lp0.5", "lp2", "snn", "distance")
+
+
+def ik_colour(method: str) -> str:
+    """The colour of the IK variant an estimator's ``method`` names (``"anne"``, ``"inne"``, ``"iforest"``).
+
+    Examples
+    --------
+    >>> from ikviz.plots.style import ik_colour
+    >>> from ikviz.registry import colour
+    >>> ik_colour("iforest") == colour("ik_iforest"), ik_colour("anne") == colour("ik_anne")
+    (True, True)
+    """
+    key = {"anne": "ik_anne", "inne": "ik_inne", "iforest": "ik_iforest"}.get(str(method), "ik_anne")
+    return colour(key)
+
 
 #: above this many points a scatter trace is drawn with WebGL; below it with SVG. Every WebGL trace
 #: takes one of the browser's few WebGL contexts (about 16), so a page of small WebGL charts goes
