@@ -150,7 +150,7 @@ def test_csv_pieces_keep_row_order(tmp_path, data, client):
     ds = read_dataset(tmp_path / "x.csv", blocksize=4096)  # many byte ranges
     assert ds.X.numblocks[0] > 10
     assert np.allclose(ds.X.compute(), data, rtol=1e-15, atol=0)
-    res = features(tmp_path / "x.csv", tmp_path / "out", psi=16, t=20, client=client, progress=False,
+    res = features(tmp_path / "x.csv", tmp_path / "out", psi=16, t=20, client=client,
                    blocksize=4096)
     assert res.n_rows == 1800
     text_data = pd.read_csv(tmp_path / "x.csv")[["a", "b", "c"]].to_numpy()
@@ -179,13 +179,15 @@ def test_malformed_row_deep_in_a_file_is_named(case, tmp_path, data, client, cap
     lines_with(path, 1700, edits[case])       # line 1700 = data row 1699, in the last byte range
     out = tmp_path / "out"
     out.mkdir()
-    (out / "old.txt").write_text("an older output stays as it was")
-    res = pytest.raises(ValueError, features, path, out, psi=16, t=20, client=client, progress=False,
+    (out / "_ikviz.json").write_text("{}")  # an earlier ikviz output, to be replaced: it stays as it was
+    (out / "part.00000.parquet").write_text("an older output stays as it was")
+    res = pytest.raises(ValueError, features, path, out, psi=16, t=20, client=client, overwrite=True,
                         blocksize=8192)
     msg = str(res.value)
     assert "data.csv" in msg and "line 1,700" in msg and "row 1,699" in msg
     assert {"fields": "expected 4 fields, saw 5", "text": "'b' holds 'oops'", "missing": "'b' is missing"}[case] in msg
-    assert [p.name for p in out.iterdir()] == ["old.txt"]
+    assert sorted(p.name for p in out.iterdir()) == ["_ikviz.json", "part.00000.parquet"]
+    assert (out / "part.00000.parquet").read_text() == "an older output stays as it was"
     assert {p.name for p in tmp_path.iterdir()} == {"data.csv", "out"}  # no temporary output left
 
 
@@ -240,7 +242,7 @@ def test_learn_ik_ogd_and_fogd_over_blocks(tmp_path, client, capsys):
     df = pd.DataFrame(X, columns=["u", "v"])
     df["label"] = np.where(X[:, 0] * X[:, 1] > 0, "same", "diff")
     df.to_parquet(tmp_path / "xor.parquet", row_group_size=1000)
-    res = learn(tmp_path / "xor.parquet", "label", psi=16, t=50, prefix=500, client=client, progress=False,
+    res = learn(tmp_path / "xor.parquet", "label", psi=16, t=50, prefix=500, client=client,
                 chunk_rows=1000, gamma=4.0)
     out = capsys.readouterr().out
     assert "held-out accuracy" in out and "IK+OGD" in out
@@ -276,7 +278,7 @@ def test_cell_counts_on_worker_processes_equal_numpy(data, client):
     kernel = IsolationKernel(psi=16, t=20, random_state=0).fit(X)
     reports = []
     counts = cell_counts(kernel, X, y, np.array(["a", "b"], dtype=object), client=client,
-                         report=lambda f, text: reports.append(f))
+                         progress=lambda f, text: reports.append(f))
     cells = kernel.cells(data)
     for c, label in enumerate(["a", "b"]):
         expected = np.stack([np.bincount(cells[labels == label, k], minlength=16) for k in range(20)])

@@ -23,23 +23,68 @@ def _fail(exc) -> int:
     return 2
 
 
+#: what a run may end with, printed as one line (a cluster fault is a ConnectionError, a full disk an OSError)
+_CLEAR = (ValueError, OSError)
+
+
+class ConsoleBar:
+    """The command line's ``progress(fraction, text)``: one line of ``#`` on a terminal, redrawn in place.
+
+    Examples
+    --------
+    >>> import io
+    >>> from ikviz.scale.cli import ConsoleBar
+    >>> out = io.StringIO()
+    >>> bar = ConsoleBar(out, width=10)
+    >>> bar(0.5, "block 2 of 4 written"); bar.close()
+    >>> out.getvalue().strip()
+    '[#####     ]  50%  block 2 of 4 written'
+    """
+
+    def __init__(self, stream=None, width: int = 30):
+        self.stream, self.width, self.drawn = (sys.stderr if stream is None else stream), width, False
+
+    def __call__(self, fraction: float, text: str = "") -> None:
+        full = int(round(self.width * min(1.0, max(0.0, fraction))))
+        line = f"[{'#' * full}{' ' * (self.width - full)}] {fraction:4.0%}  {text}"
+        self.stream.write("\r" + line[:119].ljust(119 if self.drawn else 0))
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
+
+
+def _progress(args):
+    return None if args.no_progress else ConsoleBar()
+
+
 def _cluster_args(p) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="tcp://HOST:8786 of a running Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, else a "
                         "LocalCluster on all cores in this process)")
     p.add_argument("--workers", type=int, help="local cluster: worker processes (default: one per core)")
-    p.add_argument("--no-progress", action="store_true", help="do not draw Dask's progress bar")
+    p.add_argument("--worker-timeout", type=float, default=30, metavar="SECONDS",
+                   help="stop when no worker has been alive for this long (default 30)")
+    p.add_argument("--no-progress", action="store_true", help="do not draw the progress bar")
 
 
 def _features(args) -> int:
     from .run import features
 
+    bar = _progress(args)
     try:
         res = features(args.input, args.out, psi=args.psi, t=args.t, seed=args.seed, method=args.method,
                        columns=_columns(args.columns), scheduler=args.scheduler, n_workers=args.workers,
-                       progress=not args.no_progress)
-    except (ValueError, ConnectionError, FileNotFoundError, PermissionError) as exc:
+                       overwrite=args.overwrite, progress=bar, worker_timeout=args.worker_timeout)
+    except _CLEAR as exc:
         return _fail(exc)
+    finally:
+        if bar is not None:
+            bar.close()
     print(f"wrote {res.out}: {res.n_rows:,} rows x {res.t} partitionings ({res.dtype} cells) in {res.seconds:.1f} s, "
           f"{res.rows_per_second:,.0f} rows/s")
     return 0
@@ -52,8 +97,8 @@ def _learn(args) -> int:
         learn(args.input, args.label, columns=_columns(args.columns), psi=args.psi, t=args.t, method=args.method,
               eta=args.eta, prefix=args.prefix, n_components=args.components, gamma=args.gamma,
               test_fraction=args.test_fraction, seed=args.seed, scheduler=args.scheduler, n_workers=args.workers,
-              progress=not args.no_progress)
-    except (ValueError, ConnectionError, FileNotFoundError, PermissionError) as exc:
+              worker_timeout=args.worker_timeout)  # learn prints its own table as blocks go by
+    except _CLEAR as exc:
         return _fail(exc)
     return 0
 
@@ -70,7 +115,11 @@ def add_scale_parser(sub) -> None:
                                             "cell of every row in every partitioning to OUT (Parquet; one integer "
                                             "column p0..p{t-1} per partitioning, rows in input order).")
     feat.add_argument("input", help="Parquet or CSV file, a folder of them, or a glob (quote it)")
-    feat.add_argument("--out", required=True, help="output folder (written under a temporary name, then renamed)")
+    feat.add_argument("--out", required=True,
+                      help="output folder: new or empty (ikviz never deletes files it did not write; written under "
+                           "a temporary name, then renamed)")
+    feat.add_argument("--overwrite", action="store_true",
+                      help="replace an earlier ikviz output at --out (once the new one is complete)")
     feat.add_argument("--psi", type=int, default=64)
     feat.add_argument("--t", type=int, default=200)
     feat.add_argument("--seed", type=int, default=0)

@@ -8,8 +8,24 @@
 process per core (numba inside each worker limited to its worker's threads,
 so the cores are not oversubscribed); ``connect("tcp://host:8786")`` (or the
 ``DASK_SCHEDULER_ADDRESS`` environment variable) connects to a running
-scheduler and fails with a clear ``ConnectionError`` after ``timeout`` seconds
-when none answers.
+scheduler.
+
+Every fault ends in a one-line ``ConnectionError`` (or ``ValueError`` for an
+address that cannot be used), never a hang or a traceback:
+
+* an address is checked first (:func:`check_address`): ``tcp://HOST:PORT`` or
+  ``HOST:PORT``; ``tls://``, ``ucx://``, ``inproc://`` and other schemes are refused
+  by name;
+* before a ``Client`` is made, :func:`probe` asks the address for its identity
+  over Dask's own comm (``distributed.comm.connect`` and the ``identity``
+  handler), the whole exchange bounded by ``timeout`` (5 s): a port nobody
+  listens on, a port that accepts and stays silent (an HTTP server, say), one
+  that answers something else than Dask's protocol, or a Dask worker instead of
+  a scheduler each get their own message;
+* while a computation runs, :class:`Watch` asks the scheduler for its workers
+  every half second (``client.nthreads``, bounded in time): no live worker for
+  ``worker_timeout`` seconds, or a lost scheduler, cancels the computation
+  and raises :class:`ClusterError` saying which.
 """
 
 from __future__ import annotations
@@ -17,11 +33,127 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
+import time
 from contextlib import contextmanager
 
 #: seconds to wait for a scheduler given by address
 CONNECT_TIMEOUT = 5
+#: seconds without a live worker after which a computation is given up
+WORKER_TIMEOUT = 30
 ENV_ADDRESS = "DASK_SCHEDULER_ADDRESS"
+_POLL = 0.5                     # seconds between two looks at the cluster while a computation runs
+
+
+class ClusterError(ConnectionError):
+    """The Dask cluster failed (no live worker, lost scheduler, not a scheduler): a one-line message.
+
+    Examples
+    --------
+    >>> from ikviz.scale.cluster import ClusterError
+    >>> str(ClusterError("no live Dask worker for 30 s"))
+    'no live Dask worker for 30 s'
+    """
+
+
+_SCHEMES = {
+    "tls": "needs TLS certificates (a distributed.Security), which ikviz scale does not take",
+    "ucx": "needs UCX-Py and a UCX network, which ikviz scale does not support",
+    "inproc": "only reaches a scheduler inside the same Python process",
+    "ws": "is Dask's websocket transport, which ikviz scale does not support",
+    "wss": "is Dask's websocket transport, which ikviz scale does not support",
+}
+
+
+def check_address(address: str) -> str:
+    """``address`` as ``tcp://HOST:PORT``, or ``ValueError`` saying why it cannot be used.
+
+    Examples
+    --------
+    >>> from ikviz.scale.cluster import check_address
+    >>> check_address("127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_address("tls://10.0.0.1:8786")
+    Traceback (most recent call last):
+    ...
+    ValueError: --scheduler tls://10.0.0.1:8786: tls:// needs TLS certificates (a distributed.Security), which ikviz scale does not take; give the scheduler's tcp://HOST:PORT address.
+    """
+    text = str(address).strip()
+    scheme, sep, loc = text.partition("://")
+    if not sep:
+        scheme, loc = "tcp", text
+    scheme = scheme.lower()
+    if scheme != "tcp":
+        why = _SCHEMES.get(scheme, "is not a scheme ikviz scale knows")
+        raise ValueError(f"--scheduler {text}: {scheme}:// {why}; give the scheduler's tcp://HOST:PORT address.")
+    host, colon, port = loc.rpartition(":")
+    if not colon or not host or "/" in loc or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--scheduler {text}: expected tcp://HOST:PORT (the port a `dask scheduler` listens on, "
+                         "8786 by default).")
+    return f"tcp://{host}:{int(port)}"
+
+
+def probe(address: str, timeout: float = CONNECT_TIMEOUT) -> dict:
+    """Ask ``address`` for its identity over Dask's comm; the whole exchange bounded by ``timeout`` seconds.
+
+    Returns the scheduler's identity (a dict); raises :class:`ClusterError` naming what was
+    found instead: nothing listening, a silent port, another protocol, or a Dask
+    process that is not a scheduler.
+
+    Examples
+    --------
+    >>> import socket
+    >>> from ikviz.scale.cluster import probe
+    >>> with socket.socket() as s:          # a port nobody listens on
+    ...     s.bind(("127.0.0.1", 0))
+    ...     port = s.getsockname()[1]
+    >>> probe(f"tcp://127.0.0.1:{port}", timeout=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ikviz.scale.cluster.ClusterError: Could not reach a Dask scheduler at tcp://127.0.0.1:... within 1 s (nothing answers there)...
+    """
+    import asyncio
+
+    from distributed.comm import connect as comm_connect  # imported before the clock starts
+
+    state: dict = {}
+
+    async def exchange():
+        state["stage"] = "connect"
+        comm = await comm_connect(address, timeout=timeout)
+        try:
+            state["stage"] = "answer"
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def run():
+        try:
+            state["identity"] = asyncio.run(asyncio.wait_for(exchange(), timeout))
+        except BaseException as exc:  # noqa: BLE001 - reported below, in the caller's thread
+            state["error"] = exc
+
+    thread = threading.Thread(target=run, name="ikviz-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)
+    where = f"at {address} within {timeout:g} s"
+    hint = (f"Check the address (tcp://HOST:PORT of `dask scheduler`, 8786 by default), or leave out --scheduler "
+            f"(and unset {ENV_ADDRESS}) to start a local cluster.")
+    error, stage = state.get("error"), state.get("stage")
+    if "identity" in state:
+        identity = state["identity"]
+        kind = identity.get("type") if isinstance(identity, dict) else None
+        if kind == "Scheduler":
+            return identity
+        what = f"a Dask {kind}" if kind else "something that is not a Dask scheduler"
+        raise ClusterError(f"{address} is {what}, not a Dask scheduler. {hint}")
+    if stage in (None, "connect") and (error is None or isinstance(error, (OSError, asyncio.TimeoutError))):
+        raise ClusterError(f"Could not reach a Dask scheduler {where} (nothing answers there). {hint}")
+    if error is None or isinstance(error, asyncio.TimeoutError):
+        raise ClusterError(f"{address} accepted the connection but did not answer as a Dask scheduler {where} "
+                           f"(an HTTP server, such as the dashboard's port 8787, or another service?). {hint}")
+    raise ClusterError(f"{address} answered, but not in Dask's protocol ({type(error).__name__}). {hint}")
 
 
 def scheduler_address(scheduler: str | None = None) -> str | None:
@@ -52,8 +184,8 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
         Local cluster only: worker processes (default: one per core, at least 1).
     threads_per_worker : int, default=1
         Local cluster only: threads per worker (numba's threads inside a worker are set to the same).
-    timeout : float, default=8
-        Seconds to wait for a remote scheduler before raising ``ConnectionError``.
+    timeout : float, default=5
+        Seconds to wait for a remote scheduler to answer before raising :class:`ClusterError`.
     memory_limit : str or int, default="auto"
         Local cluster only: memory limit per worker (``"auto"``: the machine's memory / n_workers).
     dashboard_address : str or None, default=":0"
@@ -71,15 +203,20 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
 
     stream = sys.stderr if stream is None else stream
     address = scheduler_address(scheduler)
-    if address:
+    if address and not address.startswith("inproc://"):  # inproc: a scheduler in this process (tests, the app)
+        address = check_address(address)
+        probe(address, timeout)
         try:
             client = Client(address, timeout=timeout)
         except (OSError, TimeoutError) as exc:
-            raise ConnectionError(
+            raise ClusterError(
                 f"Could not reach a Dask scheduler at {address} within {timeout:g} s ({exc}). Check the address "
                 "(tcp://HOST:8786) and that `dask scheduler` runs there, or leave out --scheduler "
                 f"(and unset {ENV_ADDRESS}) to start a local cluster."
             ) from None
+        cluster = None
+    elif address:
+        client = Client(address, timeout=timeout)
         cluster = None
     else:
         import dask
@@ -108,9 +245,21 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
                 print("dask dashboard: not started (pip install 'bokeh>=3.1' to get one)", file=stream)
         yield client
     finally:
-        client.close()
-        if cluster is not None:
+        _close_quietly(client, cluster, timeout)
+
+
+def _close_quietly(client, cluster, timeout: float) -> None:
+    """Close the client (and the local cluster) without waiting long for a scheduler that is gone."""
+    lost = client.status not in ("running", "newly-created")
+    try:
+        client.close(timeout=1 if lost else 2 * timeout)
+    except Exception:  # noqa: BLE001 - a scheduler that is gone cannot say goodbye
+        pass
+    if cluster is not None:
+        try:
             cluster.close()
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def _takes_n_workers(client) -> bool:
@@ -119,15 +268,141 @@ def _takes_n_workers(client) -> bool:
     return "n_workers" in inspect.signature(client.scheduler_info).parameters
 
 
-def compute_with_progress(client, collection, *, progress: bool = True):
-    """Compute ``collection`` on ``client``, drawing Dask's console progress bar; return its result.
+class Watch:
+    """Watches a cluster while a computation runs; a fault cancels the computation and is raised as one line.
 
-    An exception raised by a task (a malformed row, say) is raised here, in the caller.
+    In a background thread, every half second: the scheduler's workers (``client.nthreads``, the
+    call bounded in time). When no worker has been alive for ``worker_timeout`` seconds, or the
+    scheduler is lost, the client's futures are cancelled, so whatever waits on them (a
+    ``dask.compute``, ``future.result()``) stops at once; :meth:`check` (or leaving the ``with``
+    block with an exception) then raises :class:`ClusterError` saying which fault it was.
+
+    Examples
+    --------
+    >>> from ikviz.scale.cluster import Watch, connect
+    >>> with connect(n_workers=1, processes=False, quiet=True) as client:   # doctest: +SKIP
+    ...     with Watch(client, worker_timeout=10):
+    ...         client.submit(sum, [1, 2]).result()
+    3
     """
-    from dask.distributed import progress as _progress
 
-    future = client.compute(collection)
-    if progress:
-        _progress(future)
-        print(file=sys.stdout, flush=True)
-    return future.result()
+    def __init__(self, client, *, worker_timeout: float = WORKER_TIMEOUT, address: str | None = None):
+        self.client, self.worker_timeout = client, float(worker_timeout)
+        self.address = address or getattr(getattr(client, "scheduler", None), "address", None) or "the scheduler"
+        self.fault: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ikviz-watch", daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        self._stop.set()
+        self._thread.join(2 * _POLL + 1)
+        if exc is not None and not isinstance(exc, (ClusterError, KeyboardInterrupt)):
+            translated = self.translate(exc)
+            if translated is not None:
+                raise translated from None
+        return False
+
+    def translate(self, exc) -> Exception | None:
+        """The one-line error for an exception raised by a computation under watch (None: keep ``exc``)."""
+        from concurrent.futures import CancelledError
+
+        from distributed.scheduler import KilledWorker
+
+        if isinstance(exc, KilledWorker):
+            return ClusterError("Dask workers died again and again running the same block (out of memory? see "
+                                "the workers' logs); the run was stopped.")
+        if self.fault is None and isinstance(exc, (CancelledError, OSError)):
+            if isinstance(exc, OSError) and self.client.status == "running":
+                return None  # a file error of a task, not the cluster's
+            self._look()
+            if self.fault is None:
+                self.fault = (f"Lost the connection to the Dask scheduler at {self.address} during the run; the "
+                              "run was stopped.")
+        return None if self.fault is None else ClusterError(self.fault)
+
+    def check(self) -> None:
+        """Raise :class:`ClusterError` if a fault was seen."""
+        if self.fault is not None:
+            raise ClusterError(self.fault)
+
+    def _look(self) -> None:
+        """One look at the cluster: sets ``fault`` (and cancels the client's futures) on a fault."""
+        client = self.client
+        if client.status not in ("running", "newly-created"):
+            self._give_up(f"Lost the connection to the Dask scheduler at {self.address} during the run "
+                          "(the scheduler stopped, or the network failed); the run was stopped.", cancel=False)
+            return
+        try:
+            n = len(client.nthreads(callback_timeout=max(_POLL, 2.0)))
+        except Exception:  # noqa: BLE001 - the scheduler does not answer: the next look decides
+            return
+        now = time.monotonic()
+        if n:
+            self._since = None
+            return
+        self._since = getattr(self, "_since", None) or now
+        if now - self._since >= self.worker_timeout:
+            self._give_up(f"No live Dask worker at {self.address} for {self.worker_timeout:g} s (the workers "
+                          "stopped or died, and none came back); the run was stopped.", cancel=True)
+
+    def _give_up(self, message: str, *, cancel: bool) -> None:
+        if self.fault is None:
+            self.fault = message
+        if cancel:
+            from distributed import Future
+
+            keys = list(getattr(self.client, "futures", {}))
+            try:
+                self.client.cancel([Future(k, self.client, inform=False) for k in keys], reason="ikviz-watch",
+                                   msg=message)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _run(self) -> None:
+        self._since = None
+        while not self._stop.wait(_POLL):
+            self._look()
+            if self.fault is not None:
+                return
+
+
+def compute(client, collection, *, progress=None, worker_timeout: float = WORKER_TIMEOUT,
+            text: str = "block {done} of {total}"):
+    """Compute a list of ``collection``'s parts on ``client`` under :class:`Watch`; return their results in order.
+
+    ``progress(fraction, text)``, if given, is called as parts finish (``text`` formatted with
+    ``done`` and ``total``). An exception raised by a
+    task (a malformed row, say) is raised here, in the caller; a cluster fault as
+    :class:`ClusterError`.
+
+    Examples
+    --------
+    >>> import dask
+    >>> from ikviz.scale.cluster import compute, connect
+    >>> with connect(n_workers=1, processes=False, quiet=True) as client:   # doctest: +SKIP
+    ...     compute(client, [dask.delayed(abs)(-2), dask.delayed(abs)(-3)])
+    [2, 3]
+    """
+    from distributed import wait
+
+    with Watch(client, worker_timeout=worker_timeout) as watch:
+        futures = client.compute(list(collection))
+        index = {f.key: i for i, f in enumerate(futures)}
+        results, pending, done = [None] * len(futures), set(futures), 0
+        while pending:
+            try:
+                finished = wait(list(pending), timeout=_POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                finished = ()
+            for future in finished:
+                pending.discard(future)
+                results[index[future.key]] = future.result()  # raises the task's error, or CancelledError
+                done += 1
+                if progress is not None:
+                    progress(done / len(futures), text.format(done=done, total=len(futures)))
+            watch.check()
+    return results

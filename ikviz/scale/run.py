@@ -6,15 +6,22 @@ in-process ``LocalCluster`` on all cores by default, or the scheduler given by
 ``scheduler`` / ``$DASK_SCHEDULER_ADDRESS``.
 
 * :func:`features`: fits an :class:`~ikviz.IsolationKernel` on its ``t * psi``
-  sampled rows (only those rows are computed), maps every row to its cells on
-  the workers, and writes them as Parquet: one integer column ``p0 .. p{t-1}``
-  per partitioning, rows in input order. The output is written under a
-  temporary name and renamed when complete.
+  sampled rows (only those rows are computed), then each worker reads a block,
+  maps it to its cells and writes them as one Parquet file: one integer column
+  ``p0 .. p{t-1}`` per partitioning, rows in input order. The output is written
+  under a temporary name and put in the place of ``--out`` only when complete;
+  ``--out`` must be new, empty, or an earlier ikviz output (with ``overwrite``).
 * :func:`learn`: trains IK + OGD and FOGD chunk by chunk with ``partial_fit``
   (blocks are read on the workers, a few ahead of the learner), prints the
   progressive mistake rate, and scores a held-out part on the workers.
 * :func:`shared_client` (one cluster for a whole server, such as the app) and
   :func:`cell_counts` (rows per cell over every row) serve the app's Your data page.
+
+Progress follows the house convention, ``progress(fraction, text)`` (see
+:mod:`ikviz.runner`); the command line draws it as a console bar. Cluster
+faults (no live worker for ``worker_timeout`` seconds, a lost scheduler) end
+the run with a one-line :class:`~ikviz.scale.cluster.ClusterError`, a full disk
+with a one-line ``OSError``; either way ``out`` is left as it was.
 """
 
 from __future__ import annotations
@@ -29,9 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .._dask import map_row_blocks, n_rows
-from .cluster import compute_with_progress, connect
-from .io import CHUNK_ROWS, CSV_BLOCKSIZE, discard, publish, read_dataset, temporary_path
+from .._dask import n_rows
+from ..runner import within
+from .cluster import WORKER_TIMEOUT, ClusterError, Watch, compute, connect
+from .io import (CHUNK_ROWS, CSV_BLOCKSIZE, OUTPUT_MARK, check_output, discard, find_files, publish, read_dataset,
+                 temporary_path)
 
 _SUB_ROWS = 65_536  # rows mapped at once inside a block: bounds the int32 cells kept before narrowing
 MAX_CLASSES = 1000
@@ -46,17 +55,54 @@ def cell_dtype(psi: int) -> np.dtype:
     return np.dtype(np.int64)
 
 
-class _Cells:
-    """Cells of a row block, narrowed to ``dtype``, mapped ``_SUB_ROWS`` rows at a time (picklable)."""
+class _PartWriter:
+    """Maps a row block to its cells (``_SUB_ROWS`` rows at a time) and writes them as one Parquet file (picklable).
 
-    def __init__(self, kernel, dtype):
-        self.kernel, self.dtype = kernel, np.dtype(dtype)
+    The columns ``p0 .. p{t-1}`` are non-nullable ``dtype`` columns built straight from a
+    column-major array (no data frame in between); this is where the Dask path spends what
+    it spends beyond the in-memory path's cells.
+    """
 
-    def __call__(self, block: np.ndarray) -> np.ndarray:
-        out = np.empty((block.shape[0], self.kernel.t), dtype=self.dtype)
-        for lo in range(0, block.shape[0], _SUB_ROWS):
-            out[lo:lo + _SUB_ROWS] = self.kernel.cells(block[lo:lo + _SUB_ROWS])
-        return out
+    def __init__(self, kernel, dtype, folder: str):
+        self.kernel, self.dtype, self.folder = kernel, np.dtype(dtype), str(folder)
+
+    def __call__(self, block, i: int) -> int:
+        import pyarrow as pa
+
+        block = np.asarray(block)
+        n, t = block.shape[0], self.kernel.t_
+        cells = np.empty((n, t), dtype=self.dtype, order="F")
+        for lo in range(0, n, _SUB_ROWS):
+            cells[lo:lo + _SUB_ROWS] = self.kernel.cells(block[lo:lo + _SUB_ROWS])
+        kind = pa.from_numpy_dtype(self.dtype)
+        schema = pa.schema([pa.field(f"p{k}", kind, nullable=False) for k in range(t)])
+        table = pa.Table.from_arrays([pa.array(cells[:, k]) for k in range(t)], schema=schema)
+        write_part(table, f"{self.folder}/{_part_name(i)}")
+        return n
+
+
+def write_part(table, path: str) -> None:
+    """Write one block's cells (an Arrow table) to ``path`` as Parquet (the Dask path's only output write)."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, path, write_statistics=False)
+
+
+def _write_block(writer, block, i):
+    return writer(block, i)
+
+
+def _output_error(exc: OSError, out) -> OSError:
+    import errno
+
+    if exc.errno == errno.ENOSPC or "No space left" in str(exc):
+        why = "no space left on the device"
+    elif exc.errno == errno.EDQUOT or "quota" in str(exc).lower():
+        why = "over the disk quota"
+    else:
+        why = (exc.strerror or str(exc)).strip().splitlines()[0] if (exc.strerror or str(exc)) else type(exc).__name__
+    return OSError(f"Could not write the output next to {out}: {why}. The partial output was removed and {out} was "
+                   "left as it was.")
 
 
 @dataclass
@@ -84,8 +130,9 @@ class FeaturesResult:
 
 
 def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: str = "anne", columns=None,
-             scheduler: str | None = None, client=None, n_workers: int | None = None, progress: bool = True,
-             chunk_rows: int = CHUNK_ROWS, blocksize: int = CSV_BLOCKSIZE, stream=None) -> FeaturesResult:
+             scheduler: str | None = None, client=None, n_workers: int | None = None, overwrite: bool = False,
+             progress=None, worker_timeout: float = WORKER_TIMEOUT, chunk_rows: int = CHUNK_ROWS,
+             blocksize: int = CSV_BLOCKSIZE, stream=None) -> FeaturesResult:
     """Write the Isolation Kernel cells of every row of ``spec`` to the Parquet folder ``out``.
 
     Parameters
@@ -94,7 +141,9 @@ def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: s
         A Parquet or CSV file, a folder of them, or a glob.
     out : str or Path
         Output folder: ``part.00000.parquet``... (columns ``p0``..``p{t-1}``, the smallest integer type
-        holding 0..psi-1), and ``_ikviz.json`` with the parameters. Replaced if it exists.
+        holding 0..psi-1), and ``_ikviz.json`` with the parameters. It must not exist, be empty, or
+        hold an earlier ikviz output (replaced only with ``overwrite=True``); a folder holding the
+        input, or anything ikviz did not write, is refused (:func:`ikviz.scale.io.check_output`).
     psi, t, seed, method
         The :class:`~ikviz.IsolationKernel` parameters (``seed`` is its ``random_state``).
     columns : list of str, optional
@@ -103,42 +152,76 @@ def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: s
         Scheduler address; default ``$DASK_SCHEDULER_ADDRESS``, else a local cluster on all cores.
     client : distributed.Client, optional
         Use this client (and its cluster) instead of starting or connecting one.
+    overwrite : bool, default=False
+        Replace an earlier ikviz output at ``out`` (once the new one is complete).
+    progress : callable, optional
+        ``progress(fraction, text)`` as the sample is read and blocks are written.
+    worker_timeout : float, default=30
+        Seconds without a live worker after which the run stops with a ``ClusterError``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, tempfile
+    >>> from pathlib import Path
+    >>> from ikviz.scale.run import features
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> pd.DataFrame(np.random.default_rng(0).normal(size=(500, 3)), columns=list("abc")).to_parquet(
+    ...     folder / "x.parquet")
+    >>> res = features(folder / "x.parquet", folder / "cells", psi=8, t=10, n_workers=1,
+    ...                stream=open("/dev/null", "w"))                 # doctest: +SKIP
+    >>> pd.read_parquet(folder / "cells").shape                        # doctest: +SKIP
+    (500, 10)
     """
+    files = find_files(spec)
+    out = check_output(out, files, overwrite=overwrite)  # before any work: nothing ikviz did not write is at stake
     if client is None:
         with connect(scheduler, n_workers=n_workers, stream=stream) as own:
             return features(spec, out, psi=psi, t=t, seed=seed, method=method, columns=columns, client=own,
-                            progress=progress, chunk_rows=chunk_rows, blocksize=blocksize, stream=stream)
-    import dask.dataframe as dd
+                            overwrite=overwrite, progress=progress, worker_timeout=worker_timeout,
+                            chunk_rows=chunk_rows, blocksize=blocksize, stream=stream)
+    import dask
 
     from ..kernels import IsolationKernel
 
     stream = sys.stderr if stream is None else stream
+    report = within(progress, 0.0, 1.0)
     start = time.perf_counter()
     ds = read_dataset(spec, columns, chunk_rows=chunk_rows, blocksize=blocksize)
     X = ds.X
-    n = n_rows(X)  # CSV: one parallel pass to count the rows of each piece
-    kernel = IsolationKernel(psi=psi, t=t, method=method, random_state=seed).fit(X)
+    report(0.0, "reading the sampled rows")
+    with dask.config.set(scheduler=client.get), Watch(client, worker_timeout=worker_timeout):
+        n = n_rows(X)  # CSV: one parallel pass to count the rows of each piece
+        kernel = IsolationKernel(psi=psi, t=t, method=method, random_state=seed).fit(X)
     fit_seconds = time.perf_counter() - start
     print(f"kernel fitted on {kernel.t * kernel.psi_:,} sampled rows of {n:,} ({len(ds.features)} columns) "
           f"in {fit_seconds:.1f} s", file=stream)
     dtype = cell_dtype(kernel.psi_)
-    cells = map_row_blocks(_Cells(kernel, dtype), X, n_cols=t, dtype=dtype)
-    frame = dd.from_dask_array(cells, columns=[f"p{k}" for k in range(t)])
-    out = Path(out)
     tmp = temporary_path(out)
     discard(tmp)
     result = FeaturesResult(str(out), n, len(ds.features), ds.features, ds.source.files, kernel.psi_, t, method,
                             seed, dtype.name, fit_seconds, 0.0, X.numblocks[0])
     try:
-        write = frame.to_parquet(tmp, write_index=False, compute=False, name_function=_part_name)
-        compute_with_progress(client, write, progress=progress)
+        tmp.mkdir()
+        writer = dask.delayed(_PartWriter(kernel, dtype, str(tmp)), pure=True)  # one copy per worker
+        parts = [dask.delayed(_write_block)(writer, block, i) for i, block in enumerate(X.to_delayed().ravel())]
+        written = compute(client, parts, progress=within(report, 0.05, 1.0), worker_timeout=worker_timeout,
+                          text="block {done} of {total} written")
+        if sum(written) != n:
+            raise RuntimeError(f"wrote {sum(written):,} rows of {n:,}")
         result.seconds = time.perf_counter() - start
         info = asdict(result) | {"rows_per_second": result.rows_per_second}
-        (tmp / "_ikviz.json").write_text(json.dumps(info, indent=1))
-        publish(tmp, out)
+        (tmp / OUTPUT_MARK).write_text(json.dumps(info, indent=1))
+        publish(tmp, out, files, overwrite=overwrite)
+    except ClusterError:
+        discard(tmp)
+        raise
+    except OSError as exc:
+        discard(tmp)
+        raise _output_error(exc, out) from None
     except BaseException:
         discard(tmp)
         raise
+    report(1.0, f"{n:,} rows written")
     return result
 
 
@@ -178,23 +261,41 @@ def _score_block(models, X, y, seed, block, fraction):
 def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method: str = "anne", eta: float = 0.2,
           prefix: int = 1000, n_components: int = 400, gamma: float | None = None, test_fraction: float = 0.2,
           seed: int = 0, scheduler: str | None = None, client=None, n_workers: int | None = None,
-          progress: bool = True, chunk_rows: int = LEARN_CHUNK_ROWS, blocksize: int = CSV_BLOCKSIZE // 4,
-          ahead: int = 4, stream=None, report=None) -> LearnResult:
+          progress=None, worker_timeout: float = WORKER_TIMEOUT, chunk_rows: int = LEARN_CHUNK_ROWS,
+          blocksize: int = CSV_BLOCKSIZE // 4, ahead: int = 4, stream=None) -> LearnResult:
     """Train IK + OGD and FOGD over ``spec`` chunk by chunk; print progressive mistakes and held-out accuracy.
 
     Each row block is read on the workers (``ahead`` blocks are read ahead of the learner), its
     held-out rows (a seeded ``test_fraction`` of each block) are set aside, and the others train
     both learners with ``partial_fit``, in file order. The held-out rows are then scored on the
     workers with the final models. ``gamma`` (FOGD) defaults to 1 / (d * variance) of the first
-    block's training rows (scikit-learn's ``"scale"``). ``report(fraction, text)``, if
-    given, follows the blocks (the app's progress bar).
+    block's training rows (scikit-learn's ``"scale"``). ``progress(fraction, text)``, if
+    given, follows the blocks (the app's progress bar, the command line's console bar). No live
+    worker for ``worker_timeout`` seconds, or a lost scheduler, stops the run with a one-line
+    :class:`~ikviz.scale.cluster.ClusterError`.
+
+    Examples
+    --------
+    >>> from ikviz.scale.run import learn
+    >>> res = learn("data/", "label", psi=16, t=50, n_workers=1)   # doctest: +SKIP
+    >>> sorted(res.accuracy)                                       # doctest: +SKIP
+    ['FOGD', 'IK+OGD']
     """
     if client is None:
         with connect(scheduler, n_workers=n_workers, stream=stream) as own:
             return learn(spec, label, columns=columns, psi=psi, t=t, method=method, eta=eta, prefix=prefix,
                          n_components=n_components, gamma=gamma, test_fraction=test_fraction, seed=seed,
-                         client=own, progress=progress, chunk_rows=chunk_rows, blocksize=blocksize, ahead=ahead,
-                         stream=stream, report=report)
+                         client=own, progress=progress, worker_timeout=worker_timeout, chunk_rows=chunk_rows,
+                         blocksize=blocksize, ahead=ahead, stream=stream)
+    import dask
+
+    with dask.config.set(scheduler=client.get), Watch(client, worker_timeout=worker_timeout) as watch:
+        return _learn(spec, label, columns, psi, t, method, eta, prefix, n_components, gamma, test_fraction, seed,
+                      client, within(progress, 0.0, 1.0), chunk_rows, blocksize, ahead, stream, watch)
+
+
+def _learn(spec, label, columns, psi, t, method, eta, prefix, n_components, gamma, test_fraction, seed, client,
+           report, chunk_rows, blocksize, ahead, stream, watch) -> LearnResult:
     import dask
 
     from ..learn import FOGDClassifier, IKOGDClassifier
@@ -229,6 +330,7 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
         submit(i)
     for i in range(n_blocks):
         Xb, yb = (f.result() for f in pending.pop(i))
+        watch.check()
         submit(i + ahead)
         train = ~test_mask(seed, i, len(yb), test_fraction)
         Xb, yb = np.asarray(Xb)[train], np.asarray(yb)[train]
@@ -242,20 +344,19 @@ def learn(spec, label: str, *, columns=None, psi: int = 64, t: int = 100, method
         n_train += len(yb)
         rates = {name: m.mistake_rate_ for name, m in models.items()}
         curve.append((n_train, rates))
-        if report is not None:
-            report(0.9 * (i + 1) / n_blocks, f"block {i + 1} of {n_blocks}: {n_train:,} rows learnt")
+        report(0.9 * (i + 1) / n_blocks, f"block {i + 1} of {n_blocks}: {n_train:,} rows learnt")
         if i % step == 0 or i == n_blocks - 1:
             print(f"{n_train:>12,}  " + "  ".join(f"{r:>16.4f}" for r in rates.values()), file=out, flush=True)
     if models["FOGD"] is None:
         raise ValueError(f"No training rows in {spec}: the input is empty.")
-    fitted = client.scatter(list(models.values()), broadcast=True)  # sent once to each worker, not per task
+    fitted = dask.delayed(list(models.values()), pure=True, traverse=False)  # sent once to each worker
     n_test, accuracy = 0, {name: float("nan") for name in models}
     if test_fraction > 0:
-        if report is not None:
-            report(0.9, "scoring the held-out rows on the workers")
+        report(0.9, "scoring the held-out rows on the workers")
         parts = [dask.delayed(_score_block)(fitted, xb, yb, seed, i, test_fraction)
                  for i, (xb, yb) in enumerate(zip(X_blocks, y_blocks))]
-        counts = compute_with_progress(client, dask.delayed(sum)(parts), progress=progress)
+        counts = sum(compute(client, parts, progress=within(report, 0.9, 1.0, "held-out rows"),
+                             worker_timeout=watch.worker_timeout))
         n_test = int(counts[0])
         if n_test:
             accuracy = {name: counts[k + 1] / n_test for k, name in enumerate(models)}
@@ -355,7 +456,8 @@ def _count_block(counter, X, y):
     return counter(X, y)
 
 
-def cell_counts(kernel, X, y=None, classes=None, *, client, report=None) -> np.ndarray:
+def cell_counts(kernel, X, y=None, classes=None, *, client, progress=None,
+                worker_timeout: float = WORKER_TIMEOUT) -> np.ndarray:
     """How many rows of the Dask array ``X`` fall in each cell of the fitted ``kernel``, counted on the workers.
 
     Parameters
@@ -367,8 +469,10 @@ def cell_counts(kernel, X, y=None, classes=None, *, client, report=None) -> np.n
     y, classes : dask.array.Array of shape (n,) and sorted ndarray, optional
         Labels and their sorted distinct values: the counts are then split by class.
     client : distributed.Client
-    report : callable, optional
-        ``report(fraction, text)`` as blocks finish.
+    progress : callable, optional
+        ``progress(fraction, text)`` as blocks finish.
+    worker_timeout : float, default=30
+        Seconds without a live worker after which the counting stops with a ``ClusterError``.
 
     Returns
     -------
@@ -377,18 +481,14 @@ def cell_counts(kernel, X, y=None, classes=None, *, client, report=None) -> np.n
         without labels). Rows that no cell covers (iNNE) are not counted.
     """
     import dask
-    from dask.distributed import as_completed
 
     if X.numblocks[1] > 1:
         X = X.rechunk({1: -1})
     X_blocks = X.to_delayed().ravel()
     y_blocks = [None] * len(X_blocks) if y is None else y.to_delayed().ravel()
-    counter = client.scatter(_CellCounter(kernel, None if y is None else np.asarray(classes)), broadcast=True)
-    futures = client.compute([dask.delayed(_count_block)(counter, xb, yb) for xb, yb in zip(X_blocks, y_blocks)])
-    total = None
-    for done, future in enumerate(as_completed(futures), start=1):
-        part = future.result()
-        total = part if total is None else total + part
-        if report is not None:
-            report(done / len(futures), f"block {done} of {len(futures)} mapped to its cells")
-    return total
+    counter = dask.delayed(_CellCounter(kernel, None if y is None else np.asarray(classes)), pure=True,
+                           traverse=False)  # one copy per worker
+    parts = compute(client, [dask.delayed(_count_block)(counter, xb, yb) for xb, yb in zip(X_blocks, y_blocks)],
+                    progress=within(progress, 0.0, 1.0), worker_timeout=worker_timeout,
+                    text="block {done} of {total} mapped to its cells")
+    return np.sum(parts, axis=0)
