@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import plotly_chart
 import streamlit as st
 
 from ikviz import params as settings_of
+from ikviz import views
 from ikviz.params import Setting, correction, parse, to_url
 from ikviz.runner import Cancelled
 
@@ -72,6 +73,19 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
     return state[key]
 
 
+def section(path: str, label: str = "Show"):
+    """The view page ``path`` shows (see :mod:`ikviz.views`): its sections as a choice in the sidebar, kept in
+    the link as ``section``; a page of one view draws nothing."""
+    page = views.page(path)
+    if len(page.views) == 1:
+        return page.views[0]
+    keys = [v.key for v in page.views]
+    with st.sidebar:
+        key = control(st.radio, label, views.SECTION_KEY, keys[0], options=keys,
+                      format_func=lambda k: page.view(k).title, horizontal=len(keys) <= 3)
+    return page.view(key)
+
+
 def _read(spec: Setting, key: str) -> None:
     """Put setting ``spec``'s value into session state ``key`` on its first run: from the link, corrected (with
     a notice) where the link's value is not one the control accepts, else its default."""
@@ -124,15 +138,20 @@ def controls(cls, *, show=None, where=None, **fixed):
     (the sidebar by default); ``fixed`` sets fields the page decides itself.
     """
     values = dict(fixed)
+    groups = {}  # group title -> its expander, made when its first drawn setting comes
     with where if where is not None else st.sidebar:
         for spec in settings_of.settings(cls):
             if spec.name in values or spec.name in settings_of.hidden(cls, values):
                 continue
-            widget, kwargs = _widget(spec)
             if show is not None and spec.name not in show:
-                widget = None
-            values[spec.name] = _value(spec) if widget is None else control(
-                widget, spec.label, spec.url, spec.default, **kwargs)
+                values[spec.name] = _value(spec)
+                continue
+            widget, kwargs = _widget(spec)
+            if spec.group and spec.group not in groups:
+                groups[spec.group] = st.expander(spec.group)
+            box = groups[spec.group] if spec.group else nullcontext()
+            with box:
+                values[spec.name] = control(widget, spec.label, spec.url, spec.default, **kwargs)
     return cls(**values)
 
 

@@ -54,7 +54,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Setting", "field_of", "from_query", "hidden", "nearby", "parse", "setting", "settings", "to_query", "to_url"]
+__all__ = ["Setting", "dataset_format", "field_of", "from_query", "hidden", "nearby", "parse", "setting", "settings", "to_query", "to_url"]
 
 _KEY = "ikviz"
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -84,6 +84,7 @@ class Setting:
     url_key: str | None = None
     widget: str | None = None          # "radio", "selectbox", "select_slider", "slider", "number", "toggle"
     format: Callable | None = None     # how a choice is shown (e.g. a data set's long name)
+    group: str | None = None           # settings of one group are drawn together, folded under this title
 
     @property
     def url(self) -> str:
@@ -92,7 +93,8 @@ class Setting:
 
 
 def setting(default, label: str, *, help: str | None = None, choices=None, low=None, high=None, step=None,
-            url: str | None = None, widget: str | None = None, format: Callable | None = None):
+            url: str | None = None, widget: str | None = None, format: Callable | None = None,
+            group: str | None = None):
     """A dataclass field that is a control: its default and how to show, bound and link it.
 
     Parameters
@@ -111,6 +113,9 @@ def setting(default, label: str, *, help: str | None = None, choices=None, low=N
         Overrides the widget chosen from the type: ``"radio"``, ``"selectbox"``, ``"number"``, ...
     format : callable, optional
         How a choice is shown, e.g. ``ikviz.data.dataset_label``.
+    group : str, optional
+        Consecutive settings of one group are drawn together, folded under this title (details most
+        viewers leave alone).
 
     Examples
     --------
@@ -126,7 +131,7 @@ def setting(default, label: str, *, help: str | None = None, choices=None, low=N
         choices = tuple(choices)
         if default not in choices:
             raise ValueError(f"default {default!r} of {label!r} is not one of its choices {choices}")
-    spec = Setting("", default, label, help, choices, low, high, step, url, widget, format)
+    spec = Setting("", default, label, help, choices, low, high, step, url, widget, format, group)
     return dataclasses.field(default=default, metadata={_KEY: spec})
 
 
@@ -175,6 +180,25 @@ def hidden(params, values: Mapping) -> set[str]:
     cls = params if isinstance(params, type) else type(params)
     rule = getattr(cls, "hidden", None)
     return set(rule(dict(values))) if rule is not None else set()
+
+
+def dataset_format(own: Mapping[str, str]) -> Callable[[str], str]:
+    """How a data set choice is shown: an experiment's own sets (``own``: name -> label) by their label, a
+    bundled set as every page shows it (:func:`ikviz.data.dataset_label`).
+
+    Examples
+    --------
+    >>> from ikviz.params import dataset_format
+    >>> show = dataset_format({"gaussians": "Gaussians (Fig. 1 data)"})
+    >>> show("gaussians"), show("iris")
+    ('Gaussians (Fig. 1 data)', 'iris — Iris (scikit-learn), 150×4')
+    """
+    def label(name: str) -> str:
+        from .data import dataset_label
+
+        return own[name] if name in own else dataset_label(name)
+
+    return label
 
 
 def to_url(value) -> str:

@@ -22,6 +22,7 @@ from sklearn.neighbors import NearestNeighbors
 from ..data import uniform
 from ..kernels import laplacian_psi
 from ..registry import MEASURES, isolation_kernel
+from ..params import dataset_format, setting
 from ..runner import Memo, Progress, resolve, within
 from . import surfaces
 from .surfaces import KERNELS
@@ -42,28 +43,70 @@ REAL_DATA_POINTS = 2000
 SHARPNESS_MAX_T = 500
 
 
+_PROBES = "Probe pairs (S: sparse, D: dense)"
+_QUADRANTS = "Quadrant densities"
+_REAL_DATASETS = ("digits", "segment", "wheat-seeds", "wine", "iris", "vowel", "phoneme")
+
+
+def _probe(default: float, label: str, url: str):
+    return setting(default, label, low=-2.0, high=2.0, step=0.05, url=url, widget="number", group=_PROBES)
+
+
 @dataclass(frozen=True)
 class Params:
-    """Parameters of the density-adaptivity figures; defaults follow ting2018 Fig. 4."""
+    """Parameters of the density views; every field has a sensible default.
 
-    n_dense: int = 1600             # bottom-left quadrant
-    n_medium: int = 400             # top-left and bottom-right quadrants, each
-    n_sparse: int = 100             # top-right quadrant
-    psi: int = 32
-    t: int = 1000
-    gamma: float = 1.0
-    ref_x: float = 0.0
-    ref_y: float = 0.0
-    sparse_pair: tuple = ((0.0, 0.0), (0.25, 0.25))
-    dense_pair: tuple = ((0.0, 0.0), (-0.25, -0.25))
+    The probe pairs are given by their coordinates (``s1x`` ... ``d2y``, the
+    controls) or as ``sparse_pair`` and ``dense_pair`` (two points each); the
+    other form is filled in from the one given.
+    """
+
+    psi: int = setting(32, "ψ", choices=(4, 8, 16, 32, 64, 128, 256, 512),
+                       help="Cells per partitioning. The density effect is clearest for ψ = 16–64.")
+    t: int = setting(1000, "t", choices=(100, 200, 500, 1000, 2000))
+    gamma: float = setting(1.0, "RBF γ", choices=(0.1, 0.3, 1.0, 3.0, 10.0, 30.0))
+    seed: int = setting(0, "seed", low=0, high=10_000)
+    n_dense: int = setting(1600, "dense (bottom-left) points", choices=(400, 800, 1600, 3200), group=_QUADRANTS)
+    n_medium: int = setting(400, "medium quadrants, points each", choices=(100, 200, 400, 800),
+                            group=_QUADRANTS)   # top-left and bottom-right quadrants, each
+    n_sparse: int = setting(100, "sparse (top-right) points", choices=(25, 50, 100, 200, 400), group=_QUADRANTS)
+    cells: bool = setting(False, "show one partitioning's cells",
+                          help="Voronoi cells, iNNE balls and iForest boxes of the first partitioning: small where "
+                               "the data are dense, large where they are sparse.")
+    ref_x: float = setting(0.0, "reference x", low=-1.0, high=1.0, step=0.05)
+    ref_y: float = setting(0.0, "reference y", low=-1.0, high=1.0, step=0.05)
+    s1x: float = _probe(0.0, "S1 x", "s1x")
+    s1y: float = _probe(0.0, "S1 y", "s1y")
+    s2x: float = _probe(0.25, "S2 x", "s2x")
+    s2y: float = _probe(0.25, "S2 y", "s2y")
+    d1x: float = _probe(0.0, "D1 x", "d1x")
+    d1y: float = _probe(0.0, "D1 y", "d1y")
+    d2x: float = _probe(-0.25, "D2 x", "d2x")
+    d2y: float = _probe(-0.25, "D2 y", "d2y")
+    pair_distance: float = setting(0.1, "pair distance (L1 / d)", choices=(0.02, 0.05, 0.1, 0.2, 0.3), url="pair_dist")
+    density_k: int = setting(10, "k for the density estimate", choices=(5, 10, 20, 50), url="k")
+    dataset: str = setting("digits", "dataset", choices=_REAL_DATASETS, format=dataset_format({}))
+    ref_rx: float = setting(0.0, "reference x (real data)", low=-1.0, high=1.0, step=0.05)
+    ref_ry: float = setting(0.0, "reference y (real data)", low=-1.0, high=1.0, step=0.05)
+    sparse_pair: tuple | None = None    # ((x, y), (x, y)); None: from s1x ... s2y
+    dense_pair: tuple | None = None
     grid: int = 81
     margin_psis: tuple = (4, 8, 16, 32, 64, 128, 256, 512)
     margin_seeds: int = 3
     margin_t: int = 300             # partitionings per kernel in the margin curve (it fits many kernels)
-    pair_distance: float = 0.1      # L1 distance / d of the random pairs in the density scatter
     n_pairs: int = 1500
-    density_k: int = 10
-    seed: int = 0
+
+    def __post_init__(self):
+        for name in ("sparse", "dense"):
+            pair = getattr(self, f"{name}_pair")
+            if pair is None:
+                pair = tuple((getattr(self, f"{name[0]}{i}x"), getattr(self, f"{name[0]}{i}y")) for i in (1, 2))
+            else:
+                pair = tuple((float(x), float(y)) for x, y in pair)
+                for i, (x, y) in enumerate(pair, start=1):
+                    object.__setattr__(self, f"{name[0]}{i}x", x)
+                    object.__setattr__(self, f"{name[0]}{i}y", y)
+            object.__setattr__(self, f"{name}_pair", pair)
 
     @property
     def counts(self) -> tuple[int, int, int, int]:
@@ -345,6 +388,90 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
                   check_probes(p.sparse_pair, p.dense_pair), margins, density)
 
 
+# ------------------------------------------------------------------- the page's views, one run each
+@dataclass
+class ContoursResult:
+    """Contour surfaces of several kernels around one reference point, with the data under them."""
+
+    params: Params
+    data: np.ndarray
+    axis: np.ndarray
+    ref: tuple[float, float]
+    surfaces: dict[str, np.ndarray]                     # kernel -> (grid, grid)
+    partitions: dict = field(default_factory=dict)      # IK kernel -> its first partitioning (if p.cells)
+    pairs: dict = field(default_factory=dict)           # probe pair similarities (four quadrants only)
+    warnings: list = field(default_factory=list)        # problems with the probe pairs
+
+
+def _contours(p: Params, spec: tuple, kernels, ref, memo, progress, cells: bool) -> ContoursResult:
+    maps, parts = {}, {}
+    for i, k in enumerate(kernels):
+        progress(i / len(kernels), f"{KERNELS[k][0]}: contours")
+        maps[k] = memo(surfaces.surface)(k, spec, **surface_settings(p, ref))
+        if cells and k in surfaces.IK_KERNELS:
+            parts[k] = memo(surfaces.partition_cells)(k, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
+    return ContoursResult(p, memo(surfaces.make_data)(spec), surfaces.grid_axis(p.grid), ref, maps, parts)
+
+
+def run_quadrants(p: Params = Params(), *, memo: Memo | None = None,
+                  progress: Progress | None = None) -> ContoursResult:
+    """The four-quadrant view: every kernel's contours around the reference, and the probe pairs' similarities.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import Params, run_quadrants
+    >>> r = run_quadrants(Params(n_dense=100, n_medium=50, n_sparse=25, t=50, grid=11))
+    >>> sorted(r.surfaces)[:2], r.pairs["laplacian_psi"]["sparse"] == r.pairs["laplacian_psi"]["dense"]
+    (['ik_anne', 'ik_iforest'], True)
+    """
+    memo, progress = resolve(memo, progress)
+    spec = quadrant_spec(p.counts, p.seed)
+    result = _contours(p, spec, QUADRANT_ROWS[0] + QUADRANT_ROWS[1], (float(p.ref_x), float(p.ref_y)), memo,
+                       within(progress, 0.0, 0.8), p.cells)
+    progress(0.8, "probe pairs")
+    result.pairs = memo(probe_similarities)(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
+                                            gamma=p.gamma, seed=p.seed)
+    result.warnings = check_probes(p.sparse_pair, p.dense_pair)
+    return result
+
+
+def run_real_data(p: Params = Params(), *, memo: Memo | None = None,
+                  progress: Progress | None = None) -> ContoursResult:
+    """Contours of two IK variants and L_ψ on a 2-D (t-SNE) view of real data ``p.dataset`` (Fig. 4c-d)."""
+    memo, progress = resolve(memo, progress)
+    return _contours(p, real_data_spec(p.dataset, p.seed), REAL_DATA_KERNELS, (float(p.ref_rx), float(p.ref_ry)),
+                     memo, progress, False)
+
+
+def run_margins(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
+    """Sparse-pair minus dense-pair similarity over ψ (see :func:`margin_curve`), at ``p.margin_t`` partitionings."""
+    memo, progress = resolve(memo, progress)
+    return memo(margin_curve)(p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis, t=p.margin_t,
+                              seeds=p.margin_seeds, seed=p.seed, progress=progress)
+
+
+def run_similarity_vs_density(p: Params = Params(), *, memo: Memo | None = None,
+                              progress: Progress | None = None) -> dict:
+    """IK similarity of random pairs ``p.pair_distance`` apart against local density (see
+    :func:`similarity_vs_density`)."""
+    memo, _ = resolve(memo, progress)
+    return memo(similarity_vs_density)(p.counts, psi=p.psi, t=p.t, distance=p.pair_distance, n_pairs=p.n_pairs,
+                                       k=p.density_k, seed=p.seed)
+
+
+def run_sharpness(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> list:
+    """Fig. 3's sharpness profiles on uniform data: ψ = 8, ``p.psi`` and 1024, at t ≤ :data:`SHARPNESS_MAX_T`."""
+    from .kernel_shapes import sharpness
+
+    memo, progress = resolve(memo, progress)
+    psis = sharpness_psis(p.psi)
+    profiles = []
+    for i, psi in enumerate(psis):
+        progress(i / len(psis), f"sharpness at ψ = {psi}")
+        profiles.append(memo(sharpness)(n=2000, psi=psi, t=sharpness_t(p.t), ref=(0.0, 0.0), seed=p.seed))
+    return profiles
+
+
 def verdict(pairs: dict[str, dict[str, float]]) -> str:
     """One sentence per kernel family saying which pair is more similar, and why."""
     lines = []
@@ -366,11 +493,25 @@ def verdict(pairs: dict[str, dict[str, float]]) -> str:
 class GridParams:
     """Parameters of the Fig. 2 grid (uniform data in [-1, 1]^d)."""
 
+    t: int = setting(1000, "t", choices=(100, 200, 500, 1000, 2000))
+    seed: int = setting(0, "seed", low=0, high=10_000)
     ds: tuple = (10, 20, 30, 40, 50)
     psis: tuple = (16, 32, 64, 128, 256)
     n: int = 300
-    t: int = 1000
-    seed: int = 0
+
+
+def grid_cost(p: GridParams) -> str:
+    """What the grid costs, said before it runs.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import GridParams, grid_cost
+    >>> grid_cost(GridParams())
+    'The grid computes 75 cells (5 d × 5 ψ × 3 IK variants) at t = 1000; once computed, it is kept for everyone.'
+    """
+    cells = len(p.ds) * len(p.psis) * len(GRID_METHODS)
+    return (f"The grid computes {cells} cells ({len(p.ds)} d × {len(p.psis)} ψ × {len(GRID_METHODS)} IK variants) "
+            f"at t = {p.t}; once computed, it is kept for everyone.")
 
 
 def run_grid(p: GridParams = GridParams(), *, memo: Memo | None = None, progress: Progress | None = None) -> dict:

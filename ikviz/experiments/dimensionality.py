@@ -29,6 +29,7 @@ from ..data import QUERIES, cluster_queries, dense_sparse_clusters, uniform
 from ..kernels import shared_cells
 from ..measures import (k_nearest_blocks, k_occurrence, n_eps, occurrence_distribution, relative_variance,
                         skewness)
+from ..params import setting
 from ..measures.similarities import LABELS, check_measure, fit_similarity, option_subset, sub_seed
 from ..runner import Memo, Progress, resolve, within
 from ..registry import isolation_kernel
@@ -67,26 +68,40 @@ PAPER_FIG1 = {
 _STREAM = {"data": 1, "ik": 2, "uniform": 3, "ik_uniform": 4, "hub_data": 5}  # seed streams
 
 
+PSI_CHOICES = (2, 4, 8, 16, 32, 64, 128, 256)
+
+
 @dataclass(frozen=True)
 class InstabilityParams:
-    """Parameters of the instability study; defaults give the full d = 10 ... 10,000 sweep."""
+    """Parameters of the instability study: d = 10 ... 1,000 (``d_max``); the paper's sweep goes to 10,000."""
 
-    d_values: tuple[int, ...] = D_CHOICES
+    d_max: int = setting(1000, "largest d", choices=D_CHOICES,
+                         help="d runs over 10, 30, 100, ... up to this. The full sweep to 10,000 takes about a "
+                              "minute the first time (cached afterwards).")
+    psi: int = setting(16, "IK ψ", choices=PSI_CHOICES)
+    t: int = setting(200, "IK t (partitionings)", choices=(50, 100, 200, 500, 1000))
+    gk_sigma: float | str = setting("scaled", "GK width σ", choices=("scaled", 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0),
+                                    url="sigma", widget="select_slider",
+                                    help="'scaled': γ = 1/(d·var X), so γ‖x−y‖² stays of order one as d grows. "
+                                         "A fixed σ makes GK underflow to 0 for every pair in high d.")
+    k_snn: int = setting(50, "SNN k", choices=(5, 10, 20, 50, 100, 200, 500, 1000, 1500))
+    k_ag: int = setting(200, "AG k", choices=(5, 10, 20, 50, 100, 200, 500))   # the paper's AG uses k = 200
+    t_trials: int = setting(3, "N_eps vs t: trials", low=1, high=10, step=1, url="trials",
+                            help="Independent repetitions (fresh partitionings) for the N_eps-vs-t curves.")
+    seed: int = setting(0, "seed", low=0, high=10_000)
+    d_values: tuple[int, ...] | None = None  # None: the d of D_CHOICES up to d_max
     measures: tuple[str, ...] = MEASURES
     n_per_cluster: int = 1000
     sigma_dense: float = 1.0
     sigma_sparse: float = 2.0
     offset: float = 4.0           # sparse centre at offset * (1, ..., 1); dense centre at 0
     eps: float = 0.005
-    psi: int = 16
-    t: int = 200
-    gk_sigma: float | None = None  # GK width; None: scaled with d, gamma = 1 / (d * var(X))
-    k_snn: int = 50
-    k_ag: int = 200               # the paper's AG uses k = 200
     t_values: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200)
-    t_trials: int = 5
     t_curve_d: int | None = None  # d of the N_eps-vs-t curves; None: the largest of d_values
-    seed: int = 0
+
+    def __post_init__(self):
+        if self.d_values is None:
+            object.__setattr__(self, "d_values", tuple(d for d in D_CHOICES if d <= self.d_max))
 
     def data_kwargs(self) -> dict:
         """The arguments that fix the dataset (with ``d``)."""
@@ -95,7 +110,8 @@ class InstabilityParams:
 
     def measure_options(self, measure: str) -> dict:
         """The options ``measure`` depends on."""
-        gamma = None if self.gk_sigma is None else 1.0 / (2.0 * float(self.gk_sigma) ** 2)
+        scaled = self.gk_sigma is None or self.gk_sigma == "scaled"
+        gamma = None if scaled else 1.0 / (2.0 * float(self.gk_sigma) ** 2)
         return option_subset(measure, dict(gamma=gamma, psi=self.psi, t=self.t, k_snn=self.k_snn,
                                            k_ag=self.k_ag))
 
@@ -286,20 +302,35 @@ def instability_views(result: InstabilityResult, eps_values=tuple(EPS_VIEWS)) ->
 
 
 # ---------------------------------------------------------------- hubness
+HUB_D_CHOICES = (2, 3, 5, 10, 20, 50, 100, 200, 500)
+
+
 @dataclass(frozen=True)
 class HubnessParams:
     """Parameters of the hubness study (App. E: uniform [0, 1]^d, psi = 32, sigma = 5, k = 5)."""
 
-    d_values: tuple[int, ...] = (3, 20, 100)
-    measures: tuple[str, ...] = ("gk", "ik")
-    n: int = 2000
-    k: int = 5
-    psi: int = 32
+    k: int = setting(5, "k (neighbours)", low=1, high=50, step=1)
+    n: int = setting(2000, "points", choices=(500, 1000, 2000, 5000), url="n_hub")
+    psi: int = setting(32, "IK ψ", choices=PSI_CHOICES, url="hub_psi")
+    sigma: float = setting(5.0, "GK σ", choices=(0.5, 1.0, 2.0, 5.0, 10.0), url="hub_sigma",
+                           help="App. E uses σ = 5; GK's neighbour ranking is the Euclidean one whatever σ, unless "
+                                "the kernel underflows.")   # GK width: gamma = 1 / (2 sigma^2)
+    d1: int = setting(3, "d (panel 1)", choices=HUB_D_CHOICES, url="hd1")
+    d2: int = setting(20, "d (panel 2)", choices=HUB_D_CHOICES, url="hd2")
+    d3: int = setting(100, "d (panel 3)", choices=HUB_D_CHOICES, url="hd3")
+    extra: bool = setting(False, "also ℓ2 distance and SNN", url="hub_extra")
+    seed: int = setting(0, "seed", low=0, high=10_000)
+    d_values: tuple[int, ...] | None = None    # None: the panels' d1, d2, d3
+    measures: tuple[str, ...] | None = None    # None: GK and IK (with ℓ2 and SNN if extra)
     t: int = 200
-    sigma: float = 5.0            # GK width: gamma = 1 / (2 sigma^2)
     k_snn: int = 50
     k_ag: int = 200
-    seed: int = 0
+
+    def __post_init__(self):
+        if self.d_values is None:
+            object.__setattr__(self, "d_values", tuple(sorted({self.d1, self.d2, self.d3})))
+        if self.measures is None:
+            object.__setattr__(self, "measures", ("gk", "ik") + (("lp2", "snn") if self.extra else ()))
 
     def measure_options(self, measure: str) -> dict:
         """The options ``measure`` depends on."""

@@ -41,6 +41,7 @@ from ..data.real import dataset_names, load_dataset
 from ..measures import k_nearest, k_nearest_blocks, precision_at_k
 from ..measures.similarities import fit_similarity, sub_seed
 from ..registry import isolation_kernel
+from ..params import dataset_format, setting
 from ..runner import Memo, Progress, resolve
 
 METHODS = {"distance": "Distance (Euclidean)",
@@ -71,17 +72,20 @@ def dataset_choices() -> list[str]:
 
 @dataclass(frozen=True)
 class Params:
-    """Parameters of the indexing comparison."""
+    """Parameters of the indexing comparison (the paper's Table 2 runs on ijcnn1; ``gaussians`` is Fig. 1's data)."""
 
-    dataset: str = "gaussians"
-    n_max: int = 2000             # larger datasets are subsampled (seeded)
+    k: int = setting(5, "k (neighbours searched)", low=1, high=20, step=1, url="idx_k",
+                     help="The paper's Table 2 uses k = 5.")
+    dataset: str = setting("ijcnn1-10k", "dataset", choices=tuple(dataset_choices()),
+                           format=dataset_format(SYNTHETIC))
+    n_max: int = setting(1000, "points (subsampled)", choices=(200, 500, 1000, 2000, 5000))  # seeded subsample
+    psi: int = setting(16, "IK ψ", choices=(2, 4, 8, 16, 32, 64, 128, 256), url="idx_psi",
+                       help="A real ball tree needs the dense t·ψ feature map, so its cost grows with ψ.")
+    t: int = setting(200, "IK t", choices=(50, 100, 200, 500, 1000), url="idx_t")
+    seed: int = setting(0, "seed", low=0, high=10_000)
     d: int = 10000                # dimensions of the "gaussians" dataset
-    k: int = 5
-    psi: int = 16
-    t: int = 200
     leaf_size: int = 15           # as in the paper
     methods: tuple[str, ...] = tuple(METHODS)
-    seed: int = 0
 
 
 @dataclass

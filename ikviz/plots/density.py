@@ -12,7 +12,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..data import dataset_info
-from ..experiments.density import REAL_DATA_POINTS, GridParams, Params, Result, grid_summary, sharpness_t
+from ..experiments.density import (REAL_DATA_POINTS, ContoursResult, GridParams, Params, Result, grid_summary,
+                                   sharpness_t)
 from ..experiments.surfaces import KERNELS
 from .contours import MAX_BACKDROP_POINTS, similarity_contour
 from .style import DENSE_COLOUR, KERNEL_COLOURS, SPARSE_COLOUR, base_layout, panel_width, scatter_class, wrap
@@ -184,8 +185,7 @@ def sharpness_caption(t: int) -> str:
     t_sharp = sharpness_t(t)
     return (f"Ting et al. (2018, Fig. 3) on 2,000 uniform points, t = {t_sharp}"
             + (" (at most 500 here)" if t > t_sharp else "")
-            + ": the larger ψ, the faster IK falls with distance. Dashed: L_ψ = ψ^(−distance). "
-            "The snippet under Export computes the profile of the ψ you chose.")
+            + ": the larger ψ, the faster IK falls with distance. Dashed: L_ψ = ψ^(−distance).")
 
 
 def contour_figure(result: Result, kernel: str, clickable: bool = False, height: int = 380) -> go.Figure:
@@ -194,6 +194,14 @@ def contour_figure(result: Result, kernel: str, clickable: bool = False, height:
     return similarity_contour(result.axis, result.surfaces[kernel], title=KERNELS[kernel][0],
                               ref=(p.ref_x, p.ref_y), data=result.data, probes=probe_points(p),
                               clickable=clickable, height=height)
+
+
+def result_contour(result: ContoursResult, kernel: str, probes: dict | None = None,
+                   height: int = 380) -> go.Figure:
+    """One kernel's clickable contours of a density view (its cells too, when they were computed)."""
+    return similarity_contour(result.axis, result.surfaces[kernel], title=KERNELS[kernel][0], ref=result.ref,
+                              data=result.data, probes=probes, partition=result.partitions.get(kernel),
+                              clickable=True, height=height)
 
 
 def pairs_figure(pairs: dict[str, dict[str, float]], height: int = 320) -> go.Figure:

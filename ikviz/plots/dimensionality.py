@@ -6,13 +6,16 @@ The builders take the summaries of :mod:`ikviz.experiments.dimensionality`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..data import QUERIES
-from ..experiments.dimensionality import EPS_VIEWS, IK_SOURCES, PAPER_EPS, PAPER_FIG1, QUERY_LABELS
+from ..experiments.dimensionality import EPS_VIEWS, IK_SOURCES, PAPER_EPS, PAPER_FIG1, QUERY_LABELS, VISIBLE_EPS
 from ..measures.similarities import LABELS
+from ..params import setting
 from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, base_layout, scatter_class
 
 _DASH = {"data": "solid", "uniform": "dash"}
@@ -378,3 +381,13 @@ def hubness_note(p) -> str:
         "2010; Ting et al. 2021, App. E). IK's similarities take few values, so ties for the k-th "
         "place are broken at random (seeded, per query): a fixed order would itself create hubs."
     )
+
+
+@dataclass(frozen=True)
+class Display:
+    """What the instability section shows of one result (changing it recomputes nothing)."""
+
+    eps: float = setting(VISIBLE_EPS, "ε of the right-hand panel", choices=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2),
+                         help="N_eps counts points within a factor (1 + ε) of the nearest neighbour's dissimilarity. "
+                              f"The left panel always uses the paper's ε = {PAPER_EPS:g}; this one sets the right "
+                              "panel (0.05: where the effect shows). Changing it recomputes nothing.")

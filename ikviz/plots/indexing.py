@@ -5,8 +5,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..data import dataset_label as bundled_label
 from ..experiments.indexing import METHODS, SPARSE_FALLBACK_WARNING, SYNTHETIC, paper_ratios
+from ..params import dataset_format
 from .style import base_layout
 
 _SEARCH = {"brute_s": ("brute force", "#999999"), "balltree_s": ("ball_tree option (incl. build)", "#56b4e9")}
@@ -69,17 +69,8 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
                        height=height)
 
 
-def dataset_label(dataset: str) -> str:
-    """How the dataset choice is shown: the synthetic ones by what they are, the real ones as every page shows them
-    (:func:`ikviz.data.dataset_label`).
-
-    Examples
-    --------
-    >>> from ikviz.plots.indexing import dataset_label
-    >>> dataset_label("gaussians"), dataset_label("wine")
-    ('Gaussians (Fig. 1 data, 2 x 1,000 points)', 'wine — Wine (scikit-learn), 178×13')
-    """
-    return SYNTHETIC[dataset] if dataset in SYNTHETIC else bundled_label(dataset)
+#: how the dataset choice is shown (Fig. 1's Gaussians by what they are, real sets as every page shows them)
+dataset_label = dataset_format(SYNTHETIC)
 
 
 def indexing_table(rows: dict, k: int) -> dict[str, list]:
