@@ -1129,12 +1129,12 @@ def big_file_check(p: BigFileParams, *, memo: Memo | None = None, progress: Prog
     result = classes = None
     if p.label is not None:
         result = learn(path, p.label, psi=p.psi, t=p.t, prefix=p.prefix, test_fraction=p.test_fraction,
-                       seed=p.seed, client=client, progress=False, stream=io.StringIO(),
-                       report=within(progress, 0.12, 0.7, f"IK + OGD and FOGD over {n:,} rows"))
+                       seed=p.seed, client=client, stream=io.StringIO(),
+                       progress=within(progress, 0.12, 0.7, f"IK + OGD and FOGD over {n:,} rows"))
         if len(result.classes) <= MAX_CELL_CLASSES:
             classes = result.classes
     counts = cell_counts(kernel, ds.X, None if classes is None else ds.y, classes, client=client,
-                         report=within(progress, 0.7 if p.label is not None else 0.12, 1.0,
+                         progress=within(progress, 0.7 if p.label is not None else 0.12, 1.0,
                                        f"cells of all {n:,} rows"))
     progress(1.0, "done")
     return BigFileResult(p, int(n), list(ds.features), sample, kernel.t * kernel.psi_, counts, classes,
