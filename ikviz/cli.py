@@ -18,7 +18,9 @@ def _reproduce(args) -> int:
         return 0
     if args.name in ("all", "claims"):  # one pass: every experiment, then the claims checked on its numbers
         try:
-            index = registry.reproduce_all(args.out, quick=args.quick)
+            from .claims import reproduce_all  # claims sit above reproduce (which never imports them)
+
+            index = reproduce_all(args.out, quick=args.quick)
         except RuntimeError as exc:
             print(f"ikviz reproduce: {exc}", file=sys.stderr)
             return 1
@@ -47,48 +49,73 @@ class _ConsoleProgress:
             print(f"[{fraction:4.0%}] {text}", file=self.stream, flush=True)
 
 
+def _check_roles(args) -> tuple:
+    """The column roles of ``ikviz check``'s flags, as the page's (column, role) pairs (one-hot = encode)."""
+    roles = {}
+    for spec in args.role:
+        name, sep, role = spec.rpartition("=")
+        role = {"one-hot": "encode", "onehot": "encode"}.get(role.strip().lower(), role.strip().lower())
+        if not sep or not name:
+            raise ValueError(f"--role takes COLUMN=ROLE (ROLE one of feature, ignore, one-hot, label); got {spec!r}.")
+        roles[name] = role
+    for flag, role in (("feature", "feature"), ("ignore", "ignore"), ("encode", "encode")):
+        roles.update({c: role for c in getattr(args, flag)})
+    return tuple(sorted(roles.items()))
+
+
 def _check(args) -> int:
-    """``ikviz check FILE``: every check of the Your data page that applies, as one HTML report."""
+    """``ikviz check FILE``: every check of the Your data page that applies, as one HTML report (and JSON)."""
+    from .data._parse import check_path_text
     from .experiments import your_data as exp
-    from .plots.your_data import report
+    from .plots.your_data import data_lines, report
     from .runner import RunMemo
 
-    path = Path(args.file)
     try:
+        path = Path(check_path_text(args.file))
         raw = path.read_bytes()
-    except OSError as exc:
-        print(f"ikviz check: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    file = exp.FileBytes(raw, path.name)
-    roles = tuple(sorted({**{c: "ignore" for c in args.ignore}, **{c: "encode" for c in args.encode}}.items()))
-    memo = RunMemo()
-    try:
-        label = args.label
-        if label is None:
-            from .data.upload import guess_label
-
-            label = guess_label(memo(exp.inspect_upload)(file))
-            print(f"label column: {label or '(none)'} (guessed; --label COLUMN or --label none to choose)",
-                  file=sys.stderr)
-        elif label.lower() == "none":
-            label = None
-        source = exp.Source("upload", path.name, file, label, args.drop_missing, roles)
-        params = exp.CheckParams(source, args.rows, not args.no_scale, args.psi, args.t, args.seed)
-        data = memo(exp.load_source)(source, args.rows, args.seed)
-        print(f"{path.name}: {len(data.X):,} rows used, {data.X.shape[1]} features, "
-              + (f"{len(data.classes)} classes" if data.y is not None else "no label"), file=sys.stderr)
-        runs = exp.run_checks(params, args.checks, memo=memo, progress=_ConsoleProgress(sys.stderr))
     except ValueError as exc:
         print(f"ikviz check: {exc}", file=sys.stderr)
         return 2
-    lines = [f"{len(data.X):,} rows, {data.X.shape[1]} features"
-             + (f", classes: {', '.join(map(str, data.classes))}" if data.y is not None else ", no label") + "."]
+    except OSError as exc:
+        print(f"ikviz check: cannot read {str(path)[:200]}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    file = exp.FileBytes(raw, path.name)
+    memo = RunMemo()
+    missing = "drop" if args.drop_missing else args.missing
+    try:
+        roles = _check_roles(args)
+        label = args.label
+        if label is None:
+            info = memo(exp.inspect_upload)(file, missing, args.sheet)
+            label = info.label_guess
+            print(f"label column: {label or '(none)'} (guessed: {info.label_reason} --label COLUMN or --label none "
+                  "to choose)", file=sys.stderr)
+        elif label.lower() == "none":
+            label = None
+        source = exp.Source("upload", path.name, file, label, missing, roles, args.sheet, args.indicator,
+                            not args.keep_codes, args.task)
+        params = exp.CheckParams(source, args.rows, not args.no_scale, args.psi, args.t, args.seed, args.k)
+        data = memo(exp.load_source)(source, args.rows, args.seed)
+        print(f"{path.name}: {len(data.X):,} rows used, {data.X.shape[1]} features, "
+              + (f"{len(data.classes)} classes" if data.task == "classification" else
+                 "a numeric target" if data.task == "regression" else "no label")
+              + f"; missing values: {data.missing}", file=sys.stderr)
+        runs = exp.run_checks(params, args.checks, memo=memo, progress=_ConsoleProgress(sys.stderr))
+    except ValueError as exc:
+        hint = (" On the command line: --missing median, --missing most_frequent or --missing drop."
+                if "missing values" in str(exc) and missing == "error" else "")
+        print(f"ikviz check: {path.name}: {exc}{hint}", file=sys.stderr)
+        return 2
     html = report(source.title(), {name: (params, res) for name, res in runs.items()},
-                  fingerprint=file.fingerprint, data_lines=lines + list(data.notes))
+                  fingerprint=file.fingerprint, data_lines=data_lines(data))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
-    print(f"wrote {out} ({', '.join(runs)})")
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(exp.numbers(runs, params), indent=1, allow_nan=True), encoding="utf-8")
+    print(f"wrote {out}" + (f" and {args.json}" if args.json else "") + f" ({', '.join(runs)})")
+    print(exp.summary(runs)["verdict"])
     return 0
 
 
@@ -117,6 +144,17 @@ def _bench_pipeline(args) -> int:
     return 0
 
 
+def exp_defaults() -> dict:
+    """The Your data page's defaults (``CheckParams`` and ``Source`` fields), which ``ikviz check`` shares."""
+    import dataclasses
+
+    from .experiments.your_data import CheckParams, Source
+
+    out = {f.name: f.default for f in dataclasses.fields(CheckParams) if f.name != "source"}
+    out.update({f.name: f.default for f in dataclasses.fields(Source)})
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also used by the tests)."""
     parser = argparse.ArgumentParser(prog="ikviz", description="See what the Isolation Kernel does.")
@@ -136,17 +174,35 @@ def build_parser() -> argparse.ArgumentParser:
                                      "run every check that applies (neighbours, SVM, t-SNE, clustering) and write a "
                                      "standalone HTML report.")
     chk.add_argument("file", help="the data file")
-    chk.add_argument("--label", help="the label column (default: guessed; 'none' for no label)")
+    _defaults = exp_defaults()
+    chk.add_argument("--label", help="the label column (default: guessed, with the reason; 'none' for no label)")
     chk.add_argument("--out", default="report.html", help="the HTML report to write (default: report.html)")
-    chk.add_argument("--rows", type=int, default=2000, help="rows used by the checks, at most (default 2000)")
-    chk.add_argument("--psi", type=int, default=32)
-    chk.add_argument("--t", type=int, default=200)
-    chk.add_argument("--seed", type=int, default=0)
+    chk.add_argument("--json", metavar="PATH", help="also write the numbers (and the summary) as JSON")
+    chk.add_argument("--rows", type=int, default=_defaults["max_rows"],
+                     help=f"rows used by the checks, at most (default {_defaults['max_rows']})")
+    chk.add_argument("--psi", type=int, default=_defaults["psi"])
+    chk.add_argument("--t", type=int, default=_defaults["t"])
+    chk.add_argument("--seed", type=int, default=_defaults["seed"])
+    chk.add_argument("--k", type=int, default=_defaults["k"],
+                     help="clusters without classes (default: estimated from the eigengap)")
     chk.add_argument("--no-scale", action="store_true", help="do not min-max scale the features to [0, 1]")
-    chk.add_argument("--drop-missing", action="store_true", help="drop rows with missing values")
+    chk.add_argument("--sheet", help="the sheet of an Excel workbook (default: the first)")
+    chk.add_argument("--missing", choices=["median", "most_frequent", "drop", "error"], default=_defaults["missing"],
+                     help="missing feature values: imputed (scikit-learn SimpleImputer, median or most frequent), "
+                          f"rows dropped, or refused (default: {_defaults['missing']})")
+    chk.add_argument("--drop-missing", action="store_true", help="the same as --missing drop")
+    chk.add_argument("--indicator", action="store_true", help="with imputation, add a 0/1 column per imputed feature")
+    chk.add_argument("--keep-codes", action="store_true",
+                     help="keep detected missing-value codes (-200, -999, 9999, ...) as numbers")
+    chk.add_argument("--task", choices=["auto", "classification", "regression"], default=_defaults["task"],
+                     help="what the label asks for (default auto: a numeric label with many values is regression)")
+    chk.add_argument("--role", action="append", default=[], metavar="COLUMN=ROLE",
+                     help="a column's role, as on the page: feature, ignore, one-hot or label (repeatable)")
+    chk.add_argument("--feature", nargs="+", default=[], metavar="COLUMN", help="columns to use as numeric features")
     chk.add_argument("--ignore", nargs="+", default=[], metavar="COLUMN", help="columns to leave out")
-    chk.add_argument("--encode", nargs="+", default=[], metavar="COLUMN", help="text columns to one-hot encode")
-    chk.add_argument("--checks", nargs="+", choices=["neighbours", "svm", "tsne", "clustering"],
+    chk.add_argument("--encode", "--one-hot", nargs="+", default=[], metavar="COLUMN",
+                     help="columns to one-hot encode")
+    chk.add_argument("--checks", nargs="+", choices=["neighbours", "svm", "regression", "tsne", "clustering"],
                      help="only these checks (default: every one that applies)")
     chk.set_defaults(func=_check)
 

@@ -13,7 +13,7 @@ Examples
 ...     Section("Numbers", "Accuracy per model.", tables=[{"model": ["IK", "RBF"], "accuracy": [0.9, 0.8]}]),
 ...     Section("Figures", figures=[go.Figure(go.Scatter(y=[1, 2])), go.Figure(go.Bar(y=[3]))])],
 ...     meta={"seed": 0})
->>> page.startswith("<!DOCTYPE html>"), page.count("<table"), page.count("* plotly.js v")
+>>> page.startswith("<!DOCTYPE html>"), page.count("<table"), page.count("var Plotly=") + page.count("* plotly.js v")
 (True, 2, 1)
 """
 
@@ -24,7 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["Link", "Section", "escape", "report_html", "table_html", "write_report"]
+__all__ = ["Link", "Section", "escape", "literal_markdown", "report_html", "table_html", "write_report"]
+
+#: Plotly's partial bundle with the trace types ikviz draws (built by app/plotly-bundle), used when present
+PLOTLY_BUNDLE = Path(__file__).resolve().parent.parent / "app" / "static" / "plotly-ikviz.min.js"
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
@@ -47,6 +50,24 @@ def escape(text) -> str:
     'a &lt; b &amp; &#x27;c&#x27;'
     """
     return html.escape(str(text), quote=True)
+
+
+_MARKDOWN_SPECIAL = set("\\`*_{}[]()<>#+-.!|~$:&")
+
+
+def literal_markdown(text) -> str:
+    r"""``text`` (a column name, a cell, a message quoting them) shown literally where Markdown is rendered.
+
+    Every Markdown and HTML character is backslash-escaped, so a column named
+    ``![r](http://HOST/x.png)`` is shown as written and fetches nothing.
+
+    Examples
+    --------
+    >>> from ikviz.html import literal_markdown
+    >>> print(literal_markdown("![r](http://h/x.png) **b**"))
+    \!\[r\]\(http\://h/x\.png\) \*\*b\*\*
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in str(text))
 
 
 class Link(NamedTuple):
@@ -131,9 +152,69 @@ class Section:
     notes: list = field(default_factory=list)      # str
 
 
+def _inline(text: str) -> str:
+    """Escaped text with ``**bold**`` as <strong> (the only inline Markdown the reports write)."""
+    import re
+
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", escape(text))
+
+
 def _paragraphs(text: str, css_class: str = "") -> str:
+    r"""Paragraphs split on blank lines; lines starting with "- " become a list, "### " a heading.
+
+    Examples
+    --------
+    >>> from ikviz.html import _paragraphs
+    >>> _paragraphs("Two checks:\n- **IK** 0.9\n- GK 0.8")
+    '<p>Two checks:</p><ul><li><strong>IK</strong> 0.9</li><li>GK 0.8</li></ul>'
+    """
     cls = f' class="{css_class}"' if css_class else ""
-    return "".join(f"<p{cls}>{escape(p.strip())}</p>" for p in str(text).split("\n\n") if p.strip())
+    out = []
+    for block in str(text).split("\n\n"):
+        items, lines = [], []
+        for line in block.strip().splitlines():
+            line = line.strip()
+            if line.startswith("- "):
+                if lines:
+                    out.append(f"<p{cls}>{_inline(' '.join(lines))}</p>")
+                    lines = []
+                items.append(f"<li>{_inline(line[2:])}</li>")
+                continue
+            if items:
+                out.append(f"<ul>{''.join(items)}</ul>")
+                items = []
+            if line.startswith("### "):
+                out.append(f"<h3>{_inline(line[4:])}</h3>")
+            elif line:
+                lines.append(line)
+        if lines:
+            out.append(f"<p{cls}>{_inline(' '.join(lines))}</p>")
+        if items:
+            out.append(f"<ul>{''.join(items)}</ul>")
+    return "".join(out)
+
+
+def _meta_html(meta: dict) -> str:
+    """The report's facts (data, fingerprint, version) as a two-column table without a header row."""
+    rows = "".join(f"<tr><th scope=\"row\">{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in meta.items())
+    return f"<table class=\"meta\"><tbody>{rows}</tbody></table>"
+
+
+def _plotly_script(plotlyjs) -> str:
+    """The one <script> that loads Plotly: the partial bundle when present (1.7 MB), else plotly.py's (4.6 MB);
+    ``"cdn"``: a link to plotly.js of plotly.py's version instead."""
+    if plotlyjs == "cdn":
+        from plotly.offline import get_plotlyjs_version
+
+        return f'<script src="https://cdn.plot.ly/plotly-{get_plotlyjs_version()}.min.js" charset="utf-8"></script>'
+    if PLOTLY_BUNDLE.is_file():
+        code = PLOTLY_BUNDLE.read_text(encoding="utf-8")
+    else:
+        from plotly.offline import get_plotlyjs
+
+        code = get_plotlyjs()
+    code = code.replace("</script", "<\\/script")
+    return '<script type="text/javascript">' + code + "</script>"
 
 
 def report_html(title: str, intro: str = "", sections=(), meta: dict | None = None,
@@ -146,14 +227,16 @@ def report_html(title: str, intro: str = "", sections=(), meta: dict | None = No
     """
     parts = [f"<h1>{escape(title)}</h1>", _paragraphs(intro)]
     if meta:
-        parts.append(table_html({"": list(meta), " ": [str(v) for v in meta.values()]}, css_class="meta"))
-    include = plotlyjs
+        parts.append(_meta_html(meta))
+    include = bool(plotlyjs)
     for section in sections:
         parts.append(f"<h2>{escape(section.heading)}</h2>")
         parts.append(_paragraphs(section.text))
         for fig in section.figures:
-            parts.append(fig.to_html(full_html=False, include_plotlyjs=include))
-            include = False
+            if include:
+                parts.append(_plotly_script(plotlyjs))
+                include = False
+            parts.append(fig.to_html(full_html=False, include_plotlyjs=False))
         parts.extend(table_html(t) for t in section.tables)
         parts.extend(f"<p class=\"note\">{escape(n)}</p>" for n in section.notes)
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -31,16 +31,20 @@ def test_check_writes_one_report_with_every_check(wine_csv, tmp_path, capsys):
                "--t", "30", "--seed", "2"])
     err = capsys.readouterr()
     assert rc == 0, err.err
-    assert f"wrote {out} (neighbours, svm, tsne, clustering)" in err.out
+    assert f"wrote {out} (neighbours, svm, tsne, clustering)" in err.out and "Overall: IK" in err.out
     assert "60 rows used, 5 features, 3 classes" in err.err and "[100%] done" in err.err  # progress on the console
     page = out.read_text()
-    for heading in ("Nearest neighbours", "SVM: IK vs RBF vs linear", "t-SNE", "Clustering"):
-        assert f"<h2>{heading}" in page
+    headings = [page.index(f"<h2>{h}") for h in ("Summary", "Nearest neighbours", "SVM: IK vs Gaussian vs linear",
+                                                  "t-SNE", "Clustering")]
+    assert headings == sorted(headings)                      # the summary first
     assert hashlib.sha256(wine_csv.read_bytes()).hexdigest() in page and ikviz.__version__ in page
     assert "ψ = 8, t = 30, seed = 2" in page and "60 of 178 rows" in page
     assert all(name in page for name in CULTIVARS)           # class names, not "class 0/1/2"
-    assert "stratified by class, seed 2" in page
-    assert page.count("* plotly.js v") == 1                  # plotly.js inlined once, for both figures
+    assert "-fold stratified cross-validation of 60 rows" in page and "(seed 2)" in page
+    assert page.count("<script type=\"text/javascript\">") == 1   # Plotly's script once, for both figures
+    assert "<ul><li>" in page and "- " not in page.split("<body>")[1].split("<script")[0].replace("e.g. -", "")
+    assert "<thead><tr><th></th>" not in page                # the facts table has no empty header row
+    assert len(page.encode()) < 2 * 1024**2, len(page.encode())
 
 
 def test_check_without_a_label_runs_the_checks_that_apply(wine_csv, tmp_path, capsys):

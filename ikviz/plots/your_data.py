@@ -16,7 +16,9 @@ from .style import CLASS_COLOURS, KERNEL_COLOURS, base_layout, scatter_class, wr
 
 _COLOUR = {"ik": KERNEL_COLOURS["ik_anne"], "gk": KERNEL_COLOURS["rbf"]}
 SVM_LABELS = {"ik": "SVM, Isolation Kernel", "ik-linear": "linear SVM on the IK feature map",
-              "rbf": "SVM, RBF kernel", "linear": "SVM, linear kernel"}
+              "rbf": "SVM, Gaussian (RBF) kernel", "linear": "SVM, linear kernel"}
+RIDGE_LABELS = {"ik": "kernel ridge, Isolation Kernel", "rbf": "kernel ridge, Gaussian (RBF) kernel",
+                "linear": "ridge, linear kernel"}
 
 
 def rows_text(res) -> str:
@@ -149,37 +151,69 @@ def neighbour_figure(res: dict, height: int = 360) -> go.Figure:
     return base_layout(fig, _titled("Nearest-neighbour instability and hubness", res), height=height)
 
 
-def svm_table(rows: list[dict]) -> dict[str, list]:
-    """Column-wise table of the SVM comparison for st.dataframe."""
-    return {"model": [SVM_LABELS[r["kernel"]] for r in rows],
-            "test accuracy": [round(r["accuracy"], 4) for r in rows],
-            "train s": [round(r["train_s"], 3) for r in rows],
-            "predict s": [round(r["test_s"], 3) for r in rows],
-            "setting": [", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
-                                  for k, v in r["params"].items()) or "–" for r in rows]}
+def _setting(params: dict) -> str:
+    names = {"psi": "ψ", "gamma": "γ", "alpha": "α"}
+    return ", ".join(f"{names.get(k, k)}={v:.3g}" if isinstance(v, float) else f"{names.get(k, k)}={v}"
+                     for k, v in params.items()) or "–"
+
+
+def svm_table(rows: list[dict], score: str = "accuracy", labels: dict | None = None) -> dict[str, list]:
+    """Column-wise table of the SVM (or regression) comparison: mean ± sd over the folds, the tuned setting."""
+    labels = labels or SVM_LABELS
+    mean = [r.get("mean", r.get(score)) for r in rows]
+    return {"model": [labels[r["kernel"]] for r in rows],
+            f"{score} (mean)": [round(float(m), 4) for m in mean],
+            "± sd over folds": [round(float(r.get("sd", 0.0)), 4) for r in rows],
+            "per fold": [", ".join(f"{v:.3f}" for v in r.get("folds", [])) for r in rows],
+            "tuned setting": [_setting(r["params"]) for r in rows]}
 
 
 def svm_split_text(rows: list[dict]) -> str:
-    """The SVM comparison's train/test split in words (sizes, stratified or not, seed).
+    """How the SVM (or regression) comparison was scored: folds, rows, seed, what was tuned.
 
     Examples
     --------
     >>> from ikviz.plots.your_data import svm_split_text
-    >>> svm_split_text([{"n_train": 124, "n_test": 54, "stratified": True, "split_seed": 0, "rows": 178}])
-    'One train/test split of 178 rows: 124 train, 54 test, stratified by class, seed 0; C = 1.'
+    >>> svm_split_text([{"n_folds": 5, "stratified": True, "split_seed": 0, "rows": 178}])
+    "5-fold stratified cross-validation of 178 rows (seed 0); C = 1; each kernel's parameter tuned on a small grid, every setting scored on the same folds."
     """
     r = rows[0] if rows else {}
-    if "n_train" not in r:
+    if "n_folds" not in r:
         return ""
-    n = r.get("rows", r["n_train"] + r["n_test"])
+    n = r.get("rows", 0)
     of = f" (of {r['of_rows']:,})" if r.get("of_rows", n) > n else ""
-    how = "stratified by class" if r["stratified"] else "not stratified (a class has a single row)"
-    return (f"One train/test split of {n:,} rows{of}: {r['n_train']:,} train, {r['n_test']:,} test, {how}, "
-            f"seed {r['split_seed']}; C = 1.")
+    how = "stratified " if r.get("stratified") else ""
+    fixed = "C = 1" if "r2" not in r else "α = 1"
+    return (f"{r['n_folds']}-fold {how}cross-validation of {n:,} rows{of} (seed {r['split_seed']}); {fixed}; each "
+            "kernel's parameter tuned on a small grid, every setting scored on the same folds.")
 
 
-def tsne_figure(res: dict, height: int = 460) -> go.Figure:
-    """The Gaussian and IK t-SNE embeddings side by side, coloured by class, scores in the titles."""
+def _colour_traces(fig, scatter, Y, values, name: str, col: int) -> None:
+    """Points of one panel coloured by a column's ``values``: a colour scale for numbers, one trace per value
+    (the 12 most frequent, the rest grey) for text."""
+    values = np.asarray(values)
+    numeric = values.dtype.kind in "fiub"
+    if numeric:
+        v = values.astype(float)
+        fig.add_trace(scatter(x=Y[:, 0], y=Y[:, 1], mode="markers", showlegend=False, name=name,
+                              marker=dict(size=3, color=v, colorscale="Viridis", showscale=(col == 2),
+                                          colorbar=dict(title=dict(text=name[:20])))), row=1, col=col)
+        return
+    text = np.array(["(missing)" if (isinstance(x, float) and np.isnan(x)) or x is None else str(x) for x in values])
+    kinds, counts = np.unique(text, return_counts=True)
+    top = list(kinds[np.argsort(-counts)][:12])
+    for i, c in enumerate(top + ["(other)"]):
+        pts = Y[np.isin(text, top, invert=True)] if c == "(other)" else Y[text == c]
+        if not len(pts):
+            continue
+        colour = "#bbbbbb" if c == "(other)" else CLASS_COLOURS[i % len(CLASS_COLOURS)]
+        fig.add_trace(scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name=c[:30], legendgroup=c,
+                              showlegend=(col == 1), marker=dict(size=3, color=colour)), row=1, col=col)
+
+
+def tsne_figure(res: dict, height: int = 460, colour=None, colour_name: str = "") -> go.Figure:
+    """The Gaussian and IK t-SNE embeddings side by side, coloured by class (or by ``colour``, one value per
+    point, named ``colour_name``), scores in the titles."""
     titles = []
     for name in ("gk", "ik"):
         s = res["scores"].get(name)
@@ -191,6 +225,9 @@ def tsne_figure(res: dict, height: int = 460) -> go.Figure:
     scatter = scatter_class(sum(len(res["coords"][name]) for name in ("gk", "ik")))
     for col, name in enumerate(("gk", "ik"), start=1):
         Y = res["coords"][name]
+        if colour is not None and len(colour) == len(Y):
+            _colour_traces(fig, scatter, Y, colour, colour_name, col)
+            continue
         if labels is None:
             fig.add_trace(scatter(x=Y[:, 0], y=Y[:, 1], mode="markers", showlegend=False,
                                   marker=dict(size=3, color="#444")), row=1, col=col)
@@ -207,26 +244,36 @@ def tsne_figure(res: dict, height: int = 460) -> go.Figure:
     fig.update_yaxes(scaleanchor="x", scaleratio=1, row=1, col=1)
     fig.update_yaxes(scaleanchor="x2", scaleratio=1, row=1, col=2)
     fig.update_annotations(font_size=12)
-    return base_layout(fig, _titled("t-SNE of your data", res), height=height)
+    what = f", coloured by {colour_name}" if colour is not None and colour_name else ""
+    return base_layout(fig, _titled(f"t-SNE of your data{what}", res), height=height)
 
 
 def clustering_table(rows: list[dict]) -> dict[str, list]:
-    """Column-wise table of the clustering comparison for st.dataframe."""
-    return {"affinity": [KERNEL_LABELS[r["measure"]] for r in rows],
-            "AMI": [round(r["ami"], 3) for r in rows], "NMI": [round(r["nmi"], 3) for r in rows]}
+    """Column-wise table of the clustering comparison: AMI and NMI against the classes, else silhouette."""
+    out = {"affinity": [KERNEL_LABELS[r["measure"]] for r in rows]}
+    if rows and "ami" in rows[0]:
+        out.update({"AMI": [round(r["ami"], 3) for r in rows], "NMI": [round(r["nmi"], 3) for r in rows]})
+    else:
+        out.update({"silhouette": [round(r.get("silhouette", float("nan")), 3) for r in rows],
+                    "AMI between the two": [round(r.get("agreement", float("nan")), 3) for r in rows]})
+    return out
 
 
 def clustering_text(rows: list[dict]) -> str:
     """What the clustering comparison was scored against, with the rows it used."""
     r = rows[0] if rows else {}
     classes = r.get("classes") or []
+    rows_ = rows_text(r)
+    on = f", on {rows_}." if rows_ else "."
+    if "ami" not in r and r.get("k"):
+        return (f"Spectral clustering into {r['k']} clusters ({r.get('k_from', 'chosen')}); without classes, the "
+                f"silhouette (Euclidean) and the agreement of the two clusterings (AMI){on}")
     names = (": " + ", ".join(map(str, classes[:12])) + (", …" if len(classes) > 12 else "")) if classes else ""
-    rows = rows_text(r)
     return (f"Spectral clustering into {len(classes) or 'as many'} clusters as classes{names}; AMI and NMI against "
-            f"the classes" + (f", on {rows}." if rows else "."))
+            f"the classes{on}")
 
 
-def check_parts(name: str, res) -> dict:
+def check_parts(name: str, res, colour=None, colour_name: str = "") -> dict:
     """One check's figures, tables and lines of text, as the page and the report show them."""
     from ..experiments.your_data import neighbour_verdict
 
@@ -234,11 +281,32 @@ def check_parts(name: str, res) -> dict:
         return {"figures": [neighbour_figure(res)], "tables": [], "text": [neighbour_verdict(res)]}
     if name == "svm":
         return {"figures": [], "tables": [svm_table(res)], "text": [svm_split_text(res)]}
+    if name == "regression":
+        return {"figures": [], "tables": [svm_table(res, "R²", RIDGE_LABELS)], "text": [svm_split_text(res)]}
     if name == "tsne":
-        return {"figures": [tsne_figure(res)], "tables": [], "text": []}
+        return {"figures": [tsne_figure(res, colour=colour, colour_name=colour_name)], "tables": [], "text": []}
     if name == "clustering":
         return {"figures": [], "tables": [clustering_table(res)], "text": [clustering_text(res)]}
     raise ValueError(f"Unknown check {name!r}.")
+
+
+def summary_markdown(results: dict) -> str:
+    """The summary (:func:`ikviz.experiments.your_data.summary`) as Markdown: the verdict, then one item per check.
+
+    Only numbers and fixed words: nothing from the data is in it.
+
+    Examples
+    --------
+    >>> from ikviz.plots.your_data import summary_markdown
+    >>> summary_markdown({})
+    '**Overall: no check with a winner to call has been run yet.**'
+    """
+    from ..experiments.your_data import summary
+
+    out = summary(results)
+    lines = [f"**{out['verdict']}**"]
+    lines += [f"- {text}" for text in out["sentences"].values()]
+    return "\n".join(lines)
 
 
 def report(source_title: str, runs: dict, *, fingerprint: str = "", data_lines=(), plotlyjs: bool | str = True) -> str:
@@ -253,12 +321,12 @@ def report(source_title: str, runs: dict, *, fingerprint: str = "", data_lines=(
     from ..experiments.your_data import CHECKS
     from ..html import Section, report_html
 
-    sections = []
+    sections = [Section("Summary", summary_markdown({name: res for name, (_, res) in runs.items()}))] if runs else []
     for name, (params, res) in runs.items():
         parts = check_parts(name, res)
         settings = ", ".join(f"{k} = {v}" for k, v in params.settings().items())
         rows = rows_text(res)
-        sections.append(Section(CHECKS[name].title, "\n\n".join(t.replace("**", "") for t in parts["text"] if t),
+        sections.append(Section(CHECKS[name].title, "\n\n".join(t for t in parts["text"] if t),
                                 figures=parts["figures"], tables=parts["tables"],
                                 notes=[f"Settings: {settings}." + (f" Computed on {rows}." if rows else "")]))
     meta = {"data": source_title}
@@ -266,9 +334,10 @@ def report(source_title: str, runs: dict, *, fingerprint: str = "", data_lines=(
         meta["SHA-256 fingerprint"] = fingerprint
     meta.update({"ikviz version": __version__, "written": datetime.datetime.now().isoformat(timespec="seconds")})
     intro = ("Would Isolation Kernel beat a Gaussian kernel on this data, and why? The checks of ikviz's Your data "
-             "page: nearest-neighbour instability and hubness, an SVM comparison, t-SNE and clustering.")
+             "page: nearest-neighbour instability and hubness, an SVM (or regression) comparison, t-SNE and "
+             "clustering. The summary comes first; each check's figures, tables and settings follow.")
     if data_lines:
-        intro += "\n\n" + " ".join(data_lines)
+        intro += "\n\n" + "\n".join(f"- {line}" for line in data_lines)
     if not sections:
         intro += "\n\nNo check has been run on this data yet."
     return report_html(f"ikviz · {source_title}", intro, sections, meta, plotlyjs=plotlyjs)
