@@ -12,24 +12,30 @@ from ikviz import claims, reproduce
 APP = Path(__file__).resolve().parents[1] / "app"
 
 
-def test_verdict_rules_follow_the_paper_gap():
-    assert claims.direction(0.4, 0.6) == "holds"
-    assert claims.direction(0.2, 0.6) == "holds, smaller"
-    assert claims.direction(0.005, 0.6) == "does not reproduce"   # within the tolerance: no difference
-    assert claims.direction(-0.3, 0.6) == "does not reproduce"
-    assert claims.direction(float("nan")) == "does not reproduce"
-    assert claims.across({"a": "holds", "b": "holds"}) == "holds"
-    assert claims.across({"a": "holds", "b": "does not reproduce"}) == "setting-dependent"
+def test_findings_refuse_unknown_verdicts_and_the_old_setting_dependent():
     with pytest.raises(ValueError, match="verdict must be one of"):
         claims.Finding("x", "maybe")
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        claims.Finding("x", "setting-dependent")
+
+
+def test_reproduce_never_imports_claims():
+    import subprocess
+    import sys
+
+    code = "import sys, ikviz.reproduce; print('ikviz.claims' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
 def test_every_claim_names_a_reproduction_a_paper_and_a_page_of_the_app():
     pages = set(re.findall(r'url_path="([^"]+)"', (APP / "Home.py").read_text()))
     keys = [c.key for c in claims.CLAIMS]
     assert len(keys) == len(set(keys))
+    from ikviz.data.fetch import UNAVAILABLE
+
     for c in claims.CLAIMS:
-        assert c.reproduction in reproduce.names(), c.key
+        assert c.reproduction in reproduce.names() or (not c.reproduction and c.unavailable in UNAVAILABLE), c.key
+        assert c.data, c.key   # every row states its data
         assert c.paper in ("ting2018", "ting2021", "lu2016", "wang2017")
         assert c.page.split("?")[0] in pages, c.page
         assert c.statement and c.paper_number and c.condition
@@ -76,7 +82,7 @@ def test_hubness_claim_reads_the_numbers():
     assert row.verdict == "does not reproduce"
 
 
-def test_a_grid_that_rescues_the_gaussian_kernel_makes_table4_setting_dependent():
+def test_only_the_papers_own_grid_decides_table4():
     def rows(rbf_2018, rbf_2021):
         return {"experiment": "svm-wgaussians", "params": {"w": 5000},
                 "ting2018": [{"kernel": "linear", "accuracy": 0.49}, {"kernel": "rbf", "accuracy": rbf_2018},
@@ -84,10 +90,13 @@ def test_a_grid_that_rescues_the_gaussian_kernel_makes_table4_setting_dependent(
                 "ting2021": [{"kernel": "linear", "accuracy": 0.49}, {"kernel": "rbf", "accuracy": rbf_2021},
                              {"kernel": "ik-linear", "accuracy": 1.0}]}
     assert claims.rows_for(rows(0.6, 0.5))[0].verdict == "holds"
-    assert claims.rows_for(rows(1.0, 0.5))[0].verdict == "setting-dependent"
+    row = claims.rows_for(rows(1.0, 0.5))[0]          # ting2018's grid rescues GK: shown, not counted
+    assert row.verdict == "holds" and "not counted" in row.shown and "GK 1.00" in row.shown
+    row = claims.rows_for(rows(0.5, 1.0))[0]          # under the paper's own grid GK keeps up: fails, named
+    assert row.verdict == "does not reproduce" and row.note == "fails: beats GK (does not reproduce)"
 
 
-def test_fig2_judges_the_voronoi_ik_and_shows_the_iforest_one_beside_it():
+def test_fig2_is_protocol_unspecified_when_the_two_ik_variants_disagree():
     def fig2(rows):
         return next(r for r in claims.rows_for(rows) if r.key == "ting2021-fig2")
     ami = {"spectral": {"ik_anne": {"1": 0.31}, "ag": {"1": 0.30}, "ik_iforest": {"1": 0.92}},
@@ -96,18 +105,70 @@ def test_fig2_judges_the_voronoi_ik_and_shows_the_iforest_one_beside_it():
                "table3": {"dp": {"distance": {"1": 0.4}, "ag": {"1": 0.4}, "ik": {"1": 0.7}},
                           "sc": {"gk": {"1": 0.2}, "ag": {"1": 0.3}, "ik": {"1": 0.31}}}}
     row = fig2(payload)
-    assert row.verdict == "does not reproduce" and "iForest IK 0.92" in row.ikviz
+    assert row.verdict == "protocol unspecified" and "iForest IK 0.92" in row.ikviz
+    assert "which IK" in row.note and "Voronoi IK: does not reproduce" in row.note and "iForest IK: holds" in row.note
     ami["spectral"]["ik_anne"]["1"] = 0.9
     assert fig2(payload).verdict == "holds"
 
 
-def test_density_ratio_fpr_by_generator():
-    def payload(uniform_gap, gaussian_gap):
+def test_density_ratio_needs_rbf_and_laplacian_under_every_generator():
+    def payload(uniform_gap, gaussian_gap, laplacian_gap=0.02):
         stats = lambda gap: {"10": {"mean": -gap, "std": 0.0, "seeds_ik_lower": 3}}  # noqa: E731
         return {"experiment": "svm-density-ratio",
-                "fpr_ik_minus_rbf": {"uniform": stats(uniform_gap), "gaussian": stats(gaussian_gap)}}
-    assert claims.rows_for(payload(0.0, 0.02))[0].verdict == "setting-dependent"
+                "fpr_ik_minus_rbf": {"uniform": stats(uniform_gap), "gaussian": stats(gaussian_gap)},
+                "fpr_ik_minus_laplacian": {"uniform": stats(laplacian_gap), "gaussian": stats(laplacian_gap)}}
+    row = claims.rows_for(payload(0.0, 0.02))[0]
+    assert row.verdict == "protocol unspecified" and "generator" in row.note
     assert claims.rows_for(payload(0.02, 0.02))[0].verdict == "holds"
+    row = claims.rows_for(payload(0.02, 0.02, laplacian_gap=-0.01))[0]   # lower than RBF only: a split claim
+    assert row.verdict == "does not reproduce" and "vs Laplacian at ratio 10" in row.ikviz
+
+
+def test_table2_needs_the_ball_tree_to_be_faster():
+    def payload(sparse, dense):
+        return {"experiment": "indexing", "params": {"dataset": "ijcnn1-10k", "n_max": 1000},
+                "tree_over_brute": {"ik_sparse": sparse, "ik_dense": dense}, "fallback": {"ik_sparse": True}}
+    # the old rule held within 0.25 of 1 either side
+    assert claims.rows_for(payload(1.0, 23.0))[0].verdict == "does not reproduce"
+    assert claims.rows_for(payload(1.2, 1.1))[0].verdict == "does not reproduce"
+    assert claims.rows_for(payload(0.9, 0.8))[0].verdict == "holds"
+    row = claims.rows_for(payload(0.9, 1.3))[0]
+    assert row.verdict == "protocol unspecified" and row.data == "ijcnn1-10k, at most 1,000 rows"
+
+
+def test_table5_counts_only_the_papers_perplexities():
+    def payload(gk_at_5):
+        score = lambda v: {"knn_accuracy": v}  # noqa: E731
+        return {"experiment": "tsne-wgaussians", "params": {"n_per_cluster": 100},
+                "search_range": {"w": 5000, "scores": {"gk": {"5": score(gk_at_5), "800": score(0.5)},
+                                                       "ik": {"5": score(1.0), "800": score(1.0)}}},
+                "separation": {"gk": {"5000": score(0.5)}, "ik": {"5000": score(1.0)}},
+                "separation_unequal_variance": {}}
+    row = next(r for r in claims.rows_for(payload(0.995)) if r.key == "ting2021-table5")
+    assert row.verdict == "does not reproduce" and "perplexity 30" in row.shown and "not counted" in row.shown
+    row = next(r for r in claims.rows_for(payload(0.5)) if r.key == "ting2021-table5")
+    assert row.verdict == "holds"
+
+
+def test_fig1b_shows_each_bandwidth_reading():
+    def var(gk_hi):
+        return {"gk": {"10": 0.15, "1000": gk_hi}, "ik": {"10": 0.04, "1000": 0.05}}
+    payload = {"experiment": "gk-bandwidth", "params": {"n_per_cluster": 500, "d_values": [10, 1000]},
+               "variance_by_bandwidth": {"scaled with d": var(0.114), "fixed (γ = 1/65)": var(0.0)}}
+    [row] = claims.rows_for(payload)
+    assert row.verdict == "protocol unspecified" and "bandwidth" in row.note
+    assert "scaled with d: does not reproduce" in row.note and "fixed (γ = 1/65): holds" in row.note
+    assert row.data == "two Gaussian clusters, 500 points each, d ∈ 10, 1000"
+
+
+def test_claims_on_unavailable_data_say_so_with_the_source():
+    rows = claims.unavailable_rows()
+    assert {r.verdict for r in rows} == {"data not available here"} and len(rows) >= 4
+    assert all("https://" in r.note or "http://" in r.note for r in rows)
+    payload = {"experiment": "randlocal", "quick": True, "params": {},
+               "unavailable": "could not fetch ijcnn1.trn.bz2 ...; set IKVIZ_DATA_MIRROR"}
+    assert {r.verdict for r in claims.rows_for(payload)} == {"data not available here"}
+    assert all("ijcnn1.trn.bz2" in r.ikviz for r in claims.rows_for(payload))
 
 
 def test_a_check_that_cannot_read_its_number_says_so_instead_of_raising():
@@ -130,7 +191,8 @@ def test_claims_are_checked_on_a_real_reproduction_and_written_as_json(tmp_path)
 def fake_check(name, quick=True, *, progress=None):
     """Stand-in rows: the page's layout, not the reproductions, is under test here."""
     return [claims.Row(c.key, c.paper, c.where, c.statement, c.paper_number, f"{name} measured", 0.5,
-                       "holds" if i % 2 else "does not reproduce", c.condition, c.page, name, quick)
+                       "holds" if i % 2 else "does not reproduce", c.condition, c.page, name, quick,
+                       data=f"{name} data", settings="t = 1")
             for i, c in enumerate(claims.claims(name))]
 
 

@@ -149,7 +149,7 @@ def test_density_ratio_numbers_per_generator_and_ratio():
     assert reproduce.get("svm-density-ratio").numbers is exp.density_ratio_numbers
     payload = reproduce.to_jsonable({"experiment": "svm-density-ratio", **numbers})
     [row] = claims.rows_for(payload)
-    assert row.verdict == "setting-dependent" and "uniform: ratio 10" in row.ikviz and "gaussian: ratio 10" in row.ikviz
+    assert row.verdict == "protocol unspecified" and "uniform, ratio 10" in row.ikviz and "gaussian, ratio 10" in row.ikviz
 
 
 @pytest.mark.slow

@@ -10,17 +10,21 @@ PAPERS = {"all": "all four papers", "ting2018": "Ting et al. 2018 (IK, SVM)",
           "ting2021": "Ting et al. 2021 (curse of dimensionality)", "lu2016": "Lu et al. 2016 (FOGD, NOGD)",
           "wang2017": "Wang et al. 2017 (RandLocal)"}
 #: a pale background per verdict, so the table reads at a glance (text stays the verdict itself)
-SHADE = {"holds": "#d9f2d9", "holds, smaller": "#fff2cc", "setting-dependent": "#dde7f7",
-         "does not reproduce": "#f8d7d7"}
+SHADE = {"holds": "#d9f2d9", "holds, smaller": "#fff2cc", "protocol unspecified": "#dde7f7",
+         "does not reproduce": "#f8d7d7", "data not available here": "#eeeeee"}
 
 ui.page_header(
     "Claims",
     "Which claims of the four papers hold? One row per claim: the paper's statement and number (quoted with its "
-    "table or figure), ikviz's number under the paper's protocol, and a verdict computed from the numbers: "
-    "**holds** (the paper's direction, at least half its size), **holds, smaller**, **setting-dependent** (the "
-    "direction holds under one named setting and not another that the paper leaves open) or **does not "
-    "reproduce**. Rows come from the reproductions themselves (`ikviz reproduce claims` writes the same rows as "
-    "JSON) at a reduced size; run any of them at full size below. Each row links to the page that shows it.",
+    "table or figure), ikviz's number under the paper's protocol, the data, size and settings it ran, and a "
+    "verdict computed from the numbers by five rules (`ikviz.verdicts`): **only the paper's own settings "
+    "decide** (others are shown in *shown, not counted*); a claim of **several parts holds only if every part "
+    "does** (*why* names the part that fails); **faster, lower, beats** are tested in that direction; where the "
+    "paper leaves out a detail that decides the outcome the verdict is **protocol unspecified**, with the result "
+    "under each reading; a claim on data not obtainable here is **data not available here**, never judged on a "
+    "stand-in. **holds**: the paper's direction, at least half its size; **holds, smaller**: less. Rows come "
+    "from the reproductions themselves (`ikviz reproduce claims` writes the same rows as JSON); *size* says "
+    "whether a number is the quick size or the full (paper) size.",
     figures=False,
 )
 
@@ -38,8 +42,9 @@ def show(rows) -> None:
 
     frame = pd.DataFrame(
         [{"paper": r.paper, "where": r.where, "verdict": r.verdict, "paper's number": r.paper_number,
-          "ikviz": r.ikviz, "what explains a difference": r.condition, "shown on": r.page,
-          "the paper says": r.statement, "size": "reduced" if r.quick else "full"} for r in rows])
+          "ikviz": r.ikviz, "why": r.note, "data": r.data, "size": r.size, "settings": r.settings,
+          "shown, not counted": r.shown, "what explains a difference": r.condition, "shown on": r.page,
+          "the paper says": r.statement} for r in rows])
     styled = frame.style.map(lambda v: f"background-color: {SHADE.get(v, '')}", subset=["verdict"])
     table_box.dataframe(
         styled, hide_index=True, width="stretch", height=min(38 + 35 * len(rows), 800),
@@ -47,6 +52,7 @@ def show(rows) -> None:
                        "verdict": st.column_config.TextColumn(width=140),   # "does not reproduce" in full
                        "paper's number": st.column_config.TextColumn(width="medium"),
                        "ikviz": st.column_config.TextColumn(width="large"),
+                       "why": st.column_config.TextColumn(width="large"),
                        "shown on": st.column_config.LinkColumn("shown on", display_text="open the page"),
                        "the paper says": st.column_config.TextColumn(width="large")})
 
@@ -63,6 +69,8 @@ try:
 finally:
     for job in queued:
         store.get_store().release(job)
+rows += claims.unavailable_rows(() if paper == "all" else (paper,))
+show(rows)
 
 with counts_box:
     cols = st.columns(len(claims.VERDICTS))
@@ -71,7 +79,7 @@ with counts_box:
 
 if not ui.presenting():
     st.subheader("Run a reproduction at full size")
-    st.markdown("The table uses reduced sizes so that it fills in seconds. At full size a reproduction follows "
+    st.markdown("The table uses quick sizes so that it fills in soon. At full size a reproduction follows "
                 "the paper's sizes where this machine allows (each says which in `ikviz reproduce --list`); it can "
                 "take minutes, shows its progress, and replaces its rows above for every visitor once done.")
     left, right = st.columns([3, 1])
