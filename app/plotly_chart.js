@@ -18,6 +18,28 @@ function plotly() {
   return window.__ikvizPlotly;
 }
 
+// While the page reruns for new settings, Streamlit marks the elements of the previous run that it has not
+// reached yet as stale (data-stale="true"); app/store.py keeps a heavy computation's progress bar in a place of
+// its own, so the view's previous figure stays below it until the new one arrives. This greys that figure and
+// marks it as outdated, only after 0.6 s: a quick rerun does not flicker.
+const OUTDATED_CSS = `
+.ikviz-plot { position: relative; transition: opacity 0.15s, filter 0.15s; }
+.ikviz-plot::after { content: "Outdated: the figure for the new settings is being computed"; position: absolute;
+  top: 8px; left: 50%; transform: translateX(-50%); padding: 2px 10px; border-radius: 4px; font: 600 14px sans-serif;
+  background: rgba(255, 255, 255, 0.9); color: #333; opacity: 0; pointer-events: none; transition: opacity 0.15s; }
+[data-stale="true"] .ikviz-plot[data-drawn] { opacity: 0.45; filter: grayscale(1);
+  transition: opacity 0.3s ease 0.6s, filter 0.3s ease 0.6s; }
+[data-stale="true"] .ikviz-plot[data-drawn]::after { opacity: 1; transition: opacity 0.3s ease 0.6s; }
+`;
+
+function outdatedStyle() {
+  if (document.getElementById("ikviz-outdated")) return;
+  const style = document.createElement("style");
+  style.id = "ikviz-outdated";
+  style.textContent = OUTDATED_CSS;
+  document.head.appendChild(style);
+}
+
 // Figures are drawn one per task, in the order the page sent them: the browser can paint the first figure as
 // soon as it is drawn, not after the last (a page of seven figures drew them all in one 0.7-0.9 s task before
 // any of them showed; Chromium paints between two tasks once a frame is overdue).
@@ -30,6 +52,7 @@ function inTurn(job) {
 
 export default function ({ parentElement, data, setTriggerValue }) {
   const loading = plotly();
+  outdatedStyle();
   const gd = parentElement.querySelector(".ikviz-plot");
   // The element is marked pending from its creation (app/plotly_chart.py's HTML) until its figure is drawn:
   // Streamlit runs this code a moment after the element appears, and benchmarks/app_rerun.py must not take a
@@ -51,7 +74,10 @@ export default function ({ parentElement, data, setTriggerValue }) {
   const drawn = (Plotly) => {
     // by its turn, the figure may have left the page or a newer one been sent, which its own turn draws
     if (!gd.isConnected || gd.__ikvizSpec !== data.figure) return null;
-    return Plotly.react(gd, { ...figure, config: { responsive: true, ...data.config } }).then(() => listen(Plotly));
+    return Plotly.react(gd, { ...figure, config: { responsive: true, ...data.config } }).then(() => {
+      gd.dataset.drawn = "1";  // a figure to grey when it becomes outdated (not an empty frame)
+      listen(Plotly);
+    });
   };
   const listen = (Plotly) => {
     if (data.clickable && !gd.__ikvizClicks) {
