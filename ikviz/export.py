@@ -20,7 +20,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-__all__ = ["csv_cell", "figure_csv", "figure_json", "figure_table", "figure_title", "python_snippet"]
+__all__ = ["csv_cell", "figure_csv", "figure_json", "figure_table", "figure_title", "notebook", "python_script",
+           "python_snippet"]
 
 #: per-point attributes copied into the table when a trace has one value per point
 _POINT_FIELDS = ("z", "text", "hovertext", "customdata")
@@ -350,8 +351,15 @@ def python_snippet(fn: Callable, *args, **kwargs) -> str:
     <BLANKLINE>
     result = abs(-3)
     """
-    _importable(fn)
     imports = _Imports()
+    body = _call_lines(fn, args, kwargs, imports)
+    merged = _merge_imports(imports.lines)
+    return "\n".join([*merged, "", *body]) + "\n"
+
+
+def _call_lines(fn: Callable, args: tuple, kwargs: dict, imports: _Imports) -> list[str]:
+    """The lines that rebuild the arguments and call ``fn``, leaving ``result`` (see :func:`python_snippet`)."""
+    _importable(fn)
     name = imports.need(fn)
     body = []
     if len(args) == 1 and not kwargs and dataclasses.is_dataclass(args[0]) and not isinstance(args[0], type):
@@ -362,8 +370,7 @@ def python_snippet(fn: Callable, *args, **kwargs) -> str:
         one_line = f"result = {name}({', '.join(parts)})"
         call = one_line if len(one_line) <= 100 else (f"result = {name}(\n" + "".join(f"    {p},\n" for p in parts)
                                                       + ")")
-    merged = _merge_imports(imports.lines)
-    return "\n".join([*merged, "", *body, call]) + "\n"
+    return [*body, call]
 
 
 def _merge_imports(lines) -> list[str]:
@@ -375,3 +382,184 @@ def _merge_imports(lines) -> list[str]:
             module, name = line[5:].split(" import ")
             names.setdefault(module, []).append(name)
     return plain + [f"from {m} import {', '.join(ns)}" for m, ns in names.items()]
+
+
+# ------------------------------------------------------------------ the view to take home: a script and a notebook
+#: an argument of a figure builder is written out only up to this many characters of source (else it would be a
+#: copy of computed numbers, not a recomputation)
+_MAX_ARGUMENT_SOURCE = 2_000
+
+
+def _result_expression(value, result) -> str | None:
+    """``result`` or ``result.field`` if ``value`` is the run's result or one of its fields, else None."""
+    if value is result:
+        return "result"
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        for f in dataclasses.fields(result):
+            if getattr(result, f.name) is value:
+                return f"result.{f.name}"
+    return None
+
+
+def _draw_lines(draw, result, imports: _Imports) -> list[str] | None:
+    """Lines leaving ``figures`` (a list of Plotly figures) from ``draw``; None if they cannot be written.
+
+    ``draw`` is a builder called on the result, or ``(builder, args, kwargs)``
+    whose arguments are the result, a field of it, or small values written as
+    source.
+    """
+    if callable(draw):
+        builder, args, kwargs = draw, (), {}
+        parts = ["result"]
+    else:
+        builder, args, kwargs = draw
+        parts = None
+    try:
+        _importable(builder)
+        if parts is None:
+            parts = []
+            for value in [*args, *kwargs.values()]:
+                text = _result_expression(value, result) if result is not None else None
+                if text is None:
+                    text = _source(value, imports, 4)
+                    if len(text) > _MAX_ARGUMENT_SOURCE:
+                        return None
+                parts.append(text)
+            parts = [*parts[:len(args)], *[f"{k}={p}" for k, p in zip(kwargs, parts[len(args):])]]
+    except TypeError:
+        return None
+    name = imports.need(builder)
+    return [f"drawn = {name}({', '.join(parts)})", "figures = drawn if isinstance(drawn, list) else [drawn]"]
+
+
+def _view_parts(fn: Callable, args: tuple, kwargs: dict, draw, result) -> tuple[list[str], list[str], list[str]]:
+    """Imports, the lines that compute ``result`` and the lines that leave ``figures`` (maybe none)."""
+    imports = _Imports()
+    compute = _call_lines(fn, args, kwargs, imports)
+    drawing = _draw_lines(draw, result, imports) if draw is not None else None
+    if drawing is None:
+        from .reproduce import entry_for   # a registered reproduction draws its own figures
+
+        entry = entry_for(fn)
+        if entry is not None:
+            imports.lines["from ikviz.reproduce import get"] = None
+            drawing = [f"figures = get({entry.name!r}).figures(result)"]
+    return _merge_imports(imports.lines), compute, drawing or ["figures = []  # no figure builder is known for it"]
+
+
+def _heading(title: str | None, fn: Callable) -> str:
+    return " ".join((title or f"{fn.__module__}.{fn.__qualname__}").replace('"', "'").split())
+
+
+def python_script(fn: Callable, *args, draw=None, title: str | None = None, result=None, **kwargs) -> str:
+    """A standalone ``.py`` script that recomputes a view with the ikviz package and draws its figures.
+
+    The script holds :func:`python_snippet`'s lines (the settings, field by
+    field, and the call), then builds the figures and, run as a program,
+    writes them into one HTML file beside it (``python view.py`` writes
+    ``view.html``, Plotly's code inlined so that it opens offline).
+
+    Parameters
+    ----------
+    fn, *args, **kwargs
+        As for :func:`python_snippet`: the run and its arguments.
+    draw : callable or tuple, optional
+        The figure builder: ``builder`` (called on the result) or
+        ``(builder, args, kwargs)``, whose arguments may be the result itself
+        or one of its fields (pass ``result`` to recognise them) and small
+        values. Without it, or when it cannot be written, the figures of
+        ``fn``'s registered reproduction (:mod:`ikviz.reproduce`), if any.
+    title : str, optional
+        What the view is, for the script's docstring.
+    result : object, optional
+        The view's computed result, to recognise it among ``draw``'s arguments.
+
+    Returns
+    -------
+    str
+        Python source.
+
+    Examples
+    --------
+    >>> from ikviz.experiments import kernel_shapes
+    >>> from ikviz.plots.kernel_shapes import figures
+    >>> code = python_script(kernel_shapes.run, kernel_shapes.Params(n=100, grid=9, t=10), draw=figures,
+    ...                      title="Kernel shapes")
+    >>> "result = run(params)" in code and "drawn = figures(result)" in code
+    True
+    >>> scope = {"__name__": "not_main"}
+    >>> exec(code, scope)
+    >>> len(scope["figures"]) > 1
+    True
+    """
+    imports, compute, drawing = _view_parts(fn, args, kwargs, draw, result)
+    return "\n".join([
+        f'"""{_heading(title, fn)}: recomputed with the ikviz package, outside the app.',
+        "",
+        "Run it with ``python THIS_FILE.py``: it computes the view and writes its figures to THIS_FILE.html.",
+        "Change any setting below and run it again.",
+        '"""',
+        "",
+        *imports,
+        "",
+        *compute,
+        "",
+        *drawing,
+        "",
+        'if __name__ == "__main__":',
+        "    from pathlib import Path",
+        "",
+        "    import plotly.io as pio",
+        "",
+        '    page = Path(__file__).with_suffix(".html")',
+        "    parts = [pio.to_html(fig, full_html=False, include_plotlyjs=i == 0) for i, fig in enumerate(figures)]",
+        '    page.write_text("<html><body>" + "".join(parts) + "</body></html>", encoding="utf-8")',
+        '    print(f"{len(figures)} figure(s) written to {page}")',
+    ]) + "\n"
+
+
+def _notebook_cell(kind: str, text: str, index: int) -> dict:
+    cell = {"cell_type": kind, "id": f"ikviz-{index}", "metadata": {}, "source": text.splitlines(keepends=True)}
+    if kind == "code":
+        cell.update(execution_count=None, outputs=[])
+    return cell
+
+
+def notebook(fn: Callable, *args, draw=None, title: str | None = None, result=None, **kwargs) -> str:
+    """A Jupyter notebook (nbformat 4 JSON) that recomputes a view and shows its figures, one step per cell.
+
+    Cells: what the view is; the imports and settings; the computation; the
+    figures; showing them inline. Arguments as for :func:`python_script`.
+    Written by hand (the format is JSON): no dependency on ``nbformat``.
+
+    Returns
+    -------
+    str
+        The ``.ipynb`` file's text.
+
+    Examples
+    --------
+    >>> import json
+    >>> from ikviz.experiments import density
+    >>> doc = json.loads(notebook(density.run, density.Params(psi=16), title="Density adaptivity"))
+    >>> doc["nbformat"], [c["cell_type"] for c in doc["cells"]]
+    (4, ['markdown', 'code', 'code', 'code', 'code'])
+    >>> "".join(doc["cells"][2]["source"])
+    'result = run(params)'
+    """
+    imports, compute, drawing = _view_parts(fn, args, kwargs, draw, result)
+    settings, call = compute[:-1], compute[-1]
+    cells = [
+        ("markdown", f"# {_heading(title, fn)}\n\nRecomputed with the ikviz package, outside the app (after "
+                     "`pip install -e .` in the ikviz folder). Change a setting in the next cell and run the "
+                     "cells again."),
+        ("code", "\n".join([*imports, "", *settings]).strip()),
+        ("code", call),
+        ("code", "\n".join(drawing)),
+        ("code", "for fig in figures:\n    fig.show()"),
+    ]
+    doc = {"cells": [_notebook_cell(kind, text, i) for i, (kind, text) in enumerate(cells)],
+           "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                        "language_info": {"name": "python"}},
+           "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
