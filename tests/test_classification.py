@@ -99,7 +99,7 @@ def test_paired_fpr_text_and_caption_from_the_paired_numbers():
 
 def test_cost_text_warns_only_for_heavy_w_gaussians_and_counts_the_seeds():
     def cost(dataset="w-gaussians", w=5000, tuning="cv", seeds=1):
-        return exp.cost_text(exp.Params(exp.DataSpec(dataset, w=w), tuning=tuning), seeds)
+        return exp.cost_text(exp.Params(dataset=dataset, w=w, tuning=tuning), seeds)
 
     assert cost(w=exp.HEAVY_W - 1) is None and cost("density-ratio") is None and cost("wine") is None
     assert cost(w=exp.HEAVY_W).startswith("w = 1,000: the SVMs work in 2,000 dimensions")
@@ -330,14 +330,14 @@ class KeyedMemo(RunMemo):
         return block
 
 
-SMALL = exp.Params(data=exp.DataSpec("density-ratio", ratio=20.0, n=200, n_test=500), tuning="fixed",
-                   gamma=8.0, psi=32, kernels=("rbf", "ik"), t=20, regions=False)
+SMALL = exp.Params(dataset="density-ratio", ratio=20, n=200, n_test=500, tuning="fixed", gamma=8.0, psi=32,
+                   kernels=("rbf", "ik"), t=20, regions=False)
 
 
 def test_high_density_ratio_every_kernel_has_near_zero_fnr_and_regions_are_drawn():
     """ting2018 Table 1: at 20:1 every kernel has (near) zero FNR; the error is in the sparse class."""
-    p = exp.Params(data=exp.DataSpec("density-ratio", ratio=20.0, n=500, n_test=1000), tuning="fixed",
-                   gamma=8.0, psi=64, kernels=("rbf", "ik", "ik-linear"))
+    p = exp.Params(dataset="density-ratio", ratio=20, n=500, n_test=1000, tuning="fixed", gamma=8.0, psi=64,
+                   kernels=("rbf", "ik", "ik-linear"))
     res = exp.run(p)
     for r in res.table():
         assert r["FNR"] < 0.02 and r["accuracy"] > 0.9 and r["FPR"] > 2 * r["FNR"]
@@ -350,16 +350,16 @@ def test_paired_runs_are_the_single_runs_of_each_seed():
     memo = KeyedMemo()
     seeds = (3, 4, 5)
     paired = exp.paired_runs(exp.PairedParams(SMALL, seeds), memo=memo)
-    alone = [{e.kernel: e.fpr for e in exp.run(replace(SMALL, seed=s, data=replace(SMALL.data, seed=s)),
-                                               memo=memo).evaluations} for s in seeds]
+    alone = [{e.kernel: e.fpr for e in exp.run(replace(SMALL, seed=s), memo=memo).evaluations} for s in seeds]
     diff = np.array([r["ik"] - r["rbf"] for r in alone])
     mean, sd, wins = paired.paired_difference("ik", "rbf", "FPR")
     assert mean == pytest.approx(diff.mean()) and sd == pytest.approx(diff.std(ddof=1))
     assert wins == int((diff < 0).sum()) and paired.seeds == seeds
     assert len(memo.keys["make_data"]) == 3  # every kernel saw the same data per seed, each seed its own
     assert [r["kernel"] for r in paired.summary()] == ["rbf", "ik"]
+    assert exp.PairedParams(replace(SMALL, seed=3), n_seeds=3).seeds == seeds  # the page's way: from its seed on
     with pytest.raises(ValueError, match="seed"):
-        exp.paired_runs(exp.PairedParams(SMALL, ()))
+        exp.paired_runs(exp.PairedParams(SMALL, n_seeds=0))
 
 
 def test_a_setting_recomputes_only_the_blocks_it_touches_and_progress_covers_the_run():
@@ -371,7 +371,7 @@ def test_a_setting_recomputes_only_the_blocks_it_touches_and_progress_covers_the
     assert fractions == sorted(fractions) and fractions[0] == 0 and fractions[-1] == 1
     assert seen[0][1] == "SVC, Gaussian (RBF): fitting and testing"
     # CV: one block per candidate, shared by the runs of other settings of the same data
-    cv = replace(SMALL, data=replace(SMALL.data, n=40), tuning="cv", kernels=("ik-linear",))
+    cv = replace(SMALL, n=40, tuning="cv", kernels=("ik-linear",))
     res = exp.run(cv, memo=memo)
     values, scores = res.cv["ik-linear"]
     assert values == [4, 8, 16, 32] and len(memo.keys["cv_score"]) == len(values)
@@ -404,7 +404,7 @@ def test_run_rejects_bad_params_and_real_data_splits():
 
 def test_online_run_shares_each_learners_blocks_across_settings():
     memo = KeyedMemo()
-    p = onl.Params(dataset="density_ratio", n=500, prefix=100, psi=16)
+    p = onl.Params(dataset="density_ratio", n=500, prefix=100, psi=16, tune_eta=False)
     res = onl.run(p, memo=memo)
     assert p.dataset == "density-ratio" and list(onl.METHODS) == [r["method"] for r in res.table()]
     assert all(r.mistakes.shape == (500,) for r in res.results) and res.etas == (0.2,) * 4

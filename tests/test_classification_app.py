@@ -81,7 +81,7 @@ def test_default_view_layout_and_url(fakes):
     assert list(svm["kernel"]) == [LABELS[k] for k in KERNELS]
     assert svm["FPR"].tolist() == pytest.approx([0.1 + i / 1000 for i in range(5)])  # density ratio 10
     assert svm["parameter"].iloc[0] == "gamma = 2^5" and svm["parameter"].iloc[3] == "–"  # the CV winner; linear
-    assert len(apptest.charts(at)) == 5 + 1  # 5 decision-region maps, CV curves
+    assert len(apptest.charts(at)) == 5 + 1  # 5 decision-region maps, CV curves; the paired runs wait for a click
     assert any("40 training and 20000 test points" in c.value for c in at.caption)
     q = at.query_params
     assert (q["section"], q["data"], q["tuning"], q["ratio"]) == ("SVM", "density-ratio", "cv", "10")
@@ -90,7 +90,7 @@ def test_default_view_layout_and_url(fakes):
     at = open_page(section="Online learning")
     (online,) = apptest.tables(at)
     assert list(online["method"]) == list(onl.METHODS) and list(online["η"]) == list(onl.ETAS[:4])
-    assert at.select_slider(key="_w_eta").disabled  # η tuned per learner by default
+    assert "_w_eta" not in [s.key for s in at.select_slider]  # η tuned per learner by default: no common η
     assert len(apptest.charts(at)) == 1  # mistake curves
     assert (at.query_params["o_data"], at.query_params["tune_eta"]) == ("letter", "1")
     assert "data" not in at.query_params
@@ -124,11 +124,19 @@ def test_shared_link_restores_the_view_and_old_names_map_to_new_ones(fakes):
     assert len(apptest.charts(at)) == 0  # 20-D data, fixed parameters: no regions, no CV curves
 
 
+def run_it(at, i=-1):
+    """Press a **Run it** of the store (a view that asks before it runs waits for it); the last one by default."""
+    return [b for b in at.button if b.label == "Run it"][i].click().run()
+
+
 def test_paired_runs_real_data_and_an_error_box(fakes):
-    at = open_page(paired="1", seeds="3", data="wine", seed="7")
+    at = open_page(seeds="3", data="wine", seed="7")
+    assert len(apptest.tables(at)) == 1 and any("each of the 3 seeds 7 to 9" in i.value for i in at.info)
+    run_it(at)
     assert len(apptest.tables(at)) == 2  # SVM, paired summary
     assert "FPR(IK)" not in " ".join(m.value for m in at.markdown)  # wine: three classes, FPR undefined
     at.selectbox(key="_w_data").set_value("density-ratio").run()
+    run_it(at)  # other data: asked again
     paired = apptest.tables(at)[1]
     assert list(paired["kernel"]) == list(KERNELS)
     text = " ".join(m.value for m in at.markdown)
@@ -137,6 +145,7 @@ def test_paired_runs_real_data_and_an_error_box(fakes):
     at.selectbox(key="_w_data").set_value("iris").run()  # the stand-in fails on iris
     assert not at.exception
     assert [e.value for e in at.error] == ["Problem with the SVM comparison: no kernel fits these settings"]
+    run_it(at)
     assert len(apptest.tables(at)) == 1  # the paired runs still show theirs
 
 
@@ -165,7 +174,7 @@ def test_online_gamma_is_set_per_data_set_unless_a_value_is_chosen(fakes, monkey
     sent = SENT_GAMMAS
     monkeypatch.setattr(onl, "run", recording_online)
     at = open_page(section="Online learning")
-    assert sent[-1] is None and at.select_slider(key="_w_o_gamma").value == "per data set"
+    assert sent[-1] == onl.PER_DATA_SET == at.select_slider(key="_w_o_gamma").value == "per data set"
     at = open_page(section="Online learning", o_gamma="0.125")   # a shared link with a fixed γ = 2^-3
     assert sent[-1] == 0.125 and at.query_params["o_gamma"] == "0.125"
 
@@ -176,7 +185,7 @@ def test_heavy_w_runs_on_request_and_light_w_at_once(fakes):
     at = open_page(data="w-gaussians", w="5000")
     assert not apptest.tables(at) and "10,000 dimensions" in at.info[0].value
     run = [b for b in at.button if b.key.startswith("_run_")]  # store.compute(ask=...): "Run it"
-    assert len(run) == 1
+    assert len(run) == 2  # the comparison, then its paired runs
     run[0].click().run()
     assert not at.exception and len(apptest.tables(at)) == 1
     at.run()  # asked once: the view stays computed for this session
@@ -184,9 +193,13 @@ def test_heavy_w_runs_on_request_and_light_w_at_once(fakes):
 
 
 def test_heavy_w_paired_runs_say_their_cost_per_seed_before_running(fakes):
-    at = open_page(data="w-gaussians", w="5000", paired="1", seeds="3", seed="7")  # not computed before
+    at = open_page(data="w-gaussians", w="5000", seeds="3", seed="7")  # not computed before
     asks = [i.value for i in at.info if "the SVMs work in 10,000 dimensions" in i.value]
     assert len(asks) == 2 and "once for each of the 3 seeds" in asks[1]  # the single view's, then the paired
     assert not apptest.tables(at)
-    at = open_page(data="w-gaussians", w="100", paired="1", seeds="3")
-    assert len(apptest.tables(at)) == 2 and not [i for i in at.info if "Run it" in i.value]  # light: both at once
+    at = open_page(data="w-gaussians", w="100", seeds="3")
+    assert len(apptest.tables(at)) == 1  # light: the comparison at once; its paired runs say what they cost
+    assert [i.value for i in at.info] == ["The comparison above, once for each of the 3 seeds 0 to 2 (each a fresh "
+                                          "draw of the data, every kernel with its own CV), with progress and Cancel."]
+    run_it(at)
+    assert len(apptest.tables(at)) == 2 and not at.info

@@ -27,11 +27,18 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler
 
-from ..data import canonical_name, load
+from ..data import canonical_name, dataset_label, dataset_names, load
+from ..data.density_ratio import SHAPES
 from ..learn.svm import KERNELS, LABELS, TUNED, Evaluation, cv_accuracy, fit_evaluate, param_grid
+from ..params import setting
 from ..runner import Memo, Progress, resolve, within
 
 SYNTHETIC = ("density-ratio", "w-gaussians")
+#: the data a view can classify: the two generators, then the bundled real datasets
+DATASETS = (*SYNTHETIC, *dataset_names())
+#: the γ values of the fixed-parameter view (ting2018 Table 4's CV grid) and the ψ values (2^2 ... 2^12)
+GAMMAS = tuple(2.0 ** m for m in range(-10, 6))
+PSIS = tuple(2 ** m for m in range(2, 13))
 # One view's fresh test sample is held whole (every kernel is scored on it): at most this many bytes.
 # 50,000 test points of w-Gaussians at w = 5,000 (10,000 dimensions) would be 4 GB.
 TEST_BUDGET_BYTES = 512 << 20
@@ -149,28 +156,117 @@ def make_data(spec: DataSpec):
     return X_tr, y_tr, X_te, y_te
 
 
+def power_label(value: float) -> str:
+    """``value`` as the nearest power of two, "2^m"; a value ≤ 0 as it is.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import power_label
+    >>> power_label(0.25), power_label(32.0), power_label(0)
+    ('2^-2', '2^5', '0')
+    """
+    return f"2^{int(round(math.log2(value)))}" if value > 0 else str(value)
+
+
 @dataclass(frozen=True)
 class Params:
-    """One SVM comparison: data, kernels, and how their parameters are set.
+    """One SVM comparison: data, kernels, and how their parameters are set; the defaults are the page's view.
+
+    The data (see :class:`DataSpec`, built by :attr:`data`): ``dataset`` "density-ratio" (ting2018
+    Table 1: ``n`` training points at ``ratio``:1, classes of ``shape``), "w-gaussians" (ting2021
+    Table 4, 2w dimensions) or a bundled real dataset; ``n`` = 0 takes 500 points for density-ratio
+    (the paper's size) and 1,000 otherwise. Synthetic data are tested on a fresh sample of
+    ``n_test`` points when ``fresh_test`` (cut to the memory budget, :func:`within_test_budget`).
+    ``seed`` seeds both the data and the kernels.
 
     ``tuning="cv"`` picks each kernel's parameter (gamma for RBF, psi for L_psi and IK) by
     5-fold CV on the training rows over ``grid`` (see :func:`ikviz.learn.svm.param_grid`);
     ``tuning="fixed"`` uses ``gamma`` and ``psi``. C = 1 and t = 100 trees as in ting2018 §4.1.
     ``regions``: also draw each model's decision regions (2-D data only; the paired runs
     and the papers' tables leave them out).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import Params
+    >>> p = Params(dataset="w_gaussians", w=10)
+    >>> p.dataset, p.n, p.data.w
+    ('w-gaussians', 1000, 10)
+    >>> sorted(Params.hidden({"dataset": "iris", "tuning": "cv"}))
+    ['fresh_test', 'gamma', 'n_test', 'psi', 'ratio', 'shape', 'w']
     """
 
-    data: DataSpec = field(default_factory=DataSpec)
-    kernels: tuple = ("rbf", "laplacian", "ik", "ik-linear")
-    tuning: str = "cv"
-    grid: str = "ting2018"
-    gamma: float = 1.0
-    psi: int = 16
-    t: int = 100
+    dataset: str = setting("density-ratio", "dataset", choices=DATASETS, url="data", format=dataset_label,
+                           help="density-ratio: ting2018 Table 1 (500 points, two classes). w-Gaussians: "
+                                "ting2021 Table 4 (two w-dimensional subspace clusters). Others: bundled "
+                                "real datasets, split 80/20.")
+    ratio: int = setting(10, "density ratio (dense : sparse)", choices=(1, 2, 5, 10, 20))
+    shape: str = setting("uniform", "density-ratio generator", choices=SHAPES, widget="radio",
+                         help="The paper does not say what shape its classes have. uniform: two squares, "
+                              "4 % of the sparse class inside the dense square. gaussian: two Gaussians "
+                              "(the sparse one sqrt(ratio) times wider), 4 % of the sparse class where "
+                              "the dense class is the more likely.")
+    w: int = setting(100, "w (w-Gaussians: 2w dimensions)", choices=(1, 10, 100, 1000, 5000))
+    fresh_test: bool = setting(True, "large fresh test sample", url="fresh",
+                               help="Synthetic data: test on a new sample from the same distribution instead of "
+                                    "an 80/20 split. Differences of a point or less need thousands of test points.")
+    n_test: int = setting(20000, "test points", choices=(1000, 5000, 20000, 50000))
+    seed: int = setting(0, "seed", low=0, high=10_000)
+    tuning: str = setting("cv", "parameters", choices=("cv", "fixed"), widget="radio",
+                          format={"cv": "5-fold CV", "fixed": "sliders"}.get)
+    grid: str = setting("ting2018", "CV grid", choices=("ting2018", "ting2021"), widget="radio",
+                        help="ting2018 Table 4: γ ∈ 2^-10…2^5. ting2021 App. B: σ = d·μ, μ ∈ 2^-5…2^5, "
+                             "i.e. γ = 1/(2σ²). Both: ψ ∈ 2^2…2^12.")
+    ik_method: str = setting("iforest", "IK partitioning", choices=("iforest", "anne"), widget="radio",
+                             help="ting2018 uses iForest (t = 100, height log2 ψ); ting2021 uses aNNE "
+                                  "(Voronoi cells).")
+    gamma: float = setting(1.0, "γ (RBF)", choices=GAMMAS, format=power_label)
+    psi: int = setting(16, "ψ (L_ψ and IK)", choices=PSIS)
+    t: int = setting(100, "t (IK partitionings)", choices=(50, 100, 200, 400))
+    n: int = 0                      # training points; 0: 500 for density-ratio, 1,000 otherwise
+    kernels: tuple = KERNELS
     C: float = 1.0
-    ik_method: str = "iforest"
-    seed: int = 0
     regions: bool = True
+
+    def __post_init__(self):
+        object.__setattr__(self, "dataset", canonical_name(self.dataset))
+        if not self.n:
+            object.__setattr__(self, "n", 500 if self.dataset == "density-ratio" else 1000)
+
+    @staticmethod
+    def hidden(values: dict) -> set[str]:
+        """The settings that do not apply given the values chosen so far (see :func:`ikviz.params.hidden`)."""
+        dataset = canonical_name(values.get("dataset", "density-ratio"))
+        out = set() if dataset == "density-ratio" else {"ratio", "shape"}
+        if dataset != "w-gaussians":
+            out.add("w")
+        if dataset not in SYNTHETIC:
+            out |= {"fresh_test", "n_test"}
+        elif not values.get("fresh_test", True):
+            out.add("n_test")
+        out |= {"gamma", "psi"} if values.get("tuning", "cv") == "cv" else {"grid"}
+        return out
+
+    def requested_data(self) -> DataSpec:
+        """The data as the settings ask for them (the fresh test sample may be over the budget)."""
+        return DataSpec(self.dataset, ratio=float(self.ratio), shape=self.shape, n=self.n, w=self.w,
+                        n_test=self.n_test, fresh_test=self.fresh_test, seed=self.seed)
+
+    @property
+    def data(self) -> DataSpec:
+        """The data this view classifies: :meth:`requested_data` within the test budget."""
+        return within_test_budget(self.requested_data())[0]
+
+
+def budget_note(p: Params) -> str | None:
+    """The sentence saying that ``p``'s fresh test sample was cut to the memory budget; None when it fits.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import Params, budget_note
+    >>> budget_note(Params()) is None, budget_note(Params(dataset="w-gaussians", w=5000))[:22]
+    (True, '20,000 test points in ')
+    """
+    return within_test_budget(p.requested_data())[1]
 
 
 def check_params(p: Params) -> None:
@@ -202,10 +298,10 @@ def cost_text(p: Params, seeds: int = 1) -> str | None:
 
     Examples
     --------
-    >>> from ikviz.experiments.classification import DataSpec, Params, cost_text
-    >>> cost_text(Params(DataSpec("w-gaussians", w=100))) is None
+    >>> from ikviz.experiments.classification import Params, cost_text
+    >>> cost_text(Params(dataset="w-gaussians", w=100)) is None
     True
-    >>> print(cost_text(Params(DataSpec("w-gaussians", w=5000), tuning="fixed"), seeds=3))
+    >>> print(cost_text(Params(dataset="w-gaussians", w=5000, tuning="fixed"), seeds=3))
     w = 5,000: the SVMs work in 10,000 dimensions, which takes up to a minute with the sliders' parameters, \
 once for each of the 3 seeds. Run it, or pick w ≤ 100 for a view in seconds; the Claims page holds ting2021 \
 Table 4's numbers.
@@ -313,8 +409,8 @@ def run(params: Params, *, memo: Memo | None = None, progress: Progress | None =
 
     Examples
     --------
-    >>> from ikviz.experiments.classification import DataSpec, Params, run
-    >>> p = Params(DataSpec("density-ratio", n=40, n_test=400), kernels=("linear", "ik-linear"), t=20)
+    >>> from ikviz.experiments.classification import Params, run
+    >>> p = Params(n=40, n_test=400, kernels=("linear", "ik-linear"), t=20)
     >>> res = run(p, progress=lambda f, text: print(f"{f:.2f} {text}"))
     0.00 SVC, linear kernel: fitting and testing
     0.17 linear SVM on IK features: CV 1 of 4
@@ -354,10 +450,49 @@ def run(params: Params, *, memo: Memo | None = None, progress: Progress | None =
 
 @dataclass(frozen=True)
 class PairedParams:
-    """The Table 1 protocol: ``base`` run once per seed of ``seeds`` (data and kernels seeded alike)."""
+    """The Table 1 protocol: ``base`` run once per seed of ``seeds`` (data and kernels seeded alike).
+
+    ``seeds`` empty (the page's way): the ``n_seeds`` seeds from ``base.seed`` on.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import PairedParams, Params
+    >>> PairedParams(Params(seed=7), n_seeds=3).seeds
+    (7, 8, 9)
+    >>> PairedParams(seeds=(0, 1, 2, 3, 4)) == PairedParams()
+    True
+    """
 
     base: Params = field(default_factory=Params)
-    seeds: tuple = (0, 1, 2, 3, 4)
+    seeds: tuple = ()
+    n_seeds: int = setting(5, "seeds", choices=(3, 5, 10, 20), url="seeds",
+                           help="For each seed, a fresh draw of the data and every kernel fitted on it, with its "
+                                "own CV: the comparison above, once per seed.")
+
+    def __post_init__(self):
+        if self.seeds:
+            object.__setattr__(self, "seeds", tuple(int(s) for s in self.seeds))
+            object.__setattr__(self, "n_seeds", len(self.seeds))
+        else:
+            object.__setattr__(self, "seeds", tuple(range(self.base.seed, self.base.seed + self.n_seeds)))
+
+
+def paired_cost_text(params: PairedParams) -> str:
+    """What the paired runs cost, said before they run (the page asks before starting them).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import PairedParams, Params, paired_cost_text
+    >>> print(paired_cost_text(PairedParams(Params(seed=7), n_seeds=3)))
+    The comparison above, once for each of the 3 seeds 7 to 9 (each a fresh draw of the data, every kernel with its own CV), with progress and Cancel.
+    """
+    heavy = cost_text(params.base, len(params.seeds))
+    if heavy:
+        return heavy
+    seeds = params.seeds
+    fitted = "with its own CV" if params.base.tuning == "cv" else "at the sliders' parameters"
+    return (f"The comparison above, once for each of the {len(seeds)} seeds {seeds[0]} to {seeds[-1]} (each a "
+            f"fresh draw of the data, every kernel {fitted}), with progress and Cancel.")
 
 
 @dataclass(frozen=True)
@@ -391,14 +526,13 @@ def paired_runs(params: PairedParams, *, memo: Memo | None = None,
     """:func:`run` (without decision regions) for each seed; all kernels see the same data per seed.
 
     Seed ``s`` sets both the data's seed and the kernels' (``params.base`` with
-    ``seed=s`` and ``data.seed=s``), so each seed's run is the one the page shows
+    ``seed=s``), so each seed's run is the one the page shows
     for that seed, and its blocks are shared with it through ``memo``.
 
     Examples
     --------
-    >>> from ikviz.experiments.classification import DataSpec, PairedParams, Params, paired_runs
-    >>> base = Params(DataSpec("density-ratio", n=40, n_test=200), kernels=("linear", "ik-linear"),
-    ...               tuning="fixed", t=20)
+    >>> from ikviz.experiments.classification import PairedParams, Params, paired_runs
+    >>> base = Params(n=40, n_test=200, kernels=("linear", "ik-linear"), tuning="fixed", t=20)
     >>> res = paired_runs(PairedParams(base, seeds=(0, 1, 2)))
     >>> res.seeds, res.metrics[("linear", "FPR")].shape
     ((0, 1, 2), (3,))
@@ -410,7 +544,7 @@ def paired_runs(params: PairedParams, *, memo: Memo | None = None,
     p = params.base
     metrics = {(k, m): np.empty(len(seeds)) for k in p.kernels for m in ("accuracy", "FPR", "FNR")}
     for i, s in enumerate(seeds):
-        q = replace(p, seed=s, data=replace(p.data, seed=s), regions=False)
+        q = replace(p, seed=s, regions=False)
         res = run(q, memo=memo, progress=within(progress, i / len(seeds), (i + 1) / len(seeds),
                                                 f"seed {s} ({i + 1} of {len(seeds)})"))
         for e in res.evaluations:
@@ -470,8 +604,8 @@ def run_density_ratio(params: DensityRatioParams, *, memo: Memo | None = None,
     seeds = tuple(range(p.seed, p.seed + p.n_seeds))
     steps = [(s, float(r)) for s in p.shapes for r in p.ratios]
     for i, (shape, r) in enumerate(steps):
-        base = Params(data=DataSpec("density-ratio", ratio=r, shape=shape, n=500, n_test=p.n_test),
-                      kernels=p.kernels, t=p.t, ik_method=p.ik_method, regions=False)
+        base = Params(dataset="density-ratio", ratio=r, shape=shape, n=500, n_test=p.n_test, kernels=p.kernels,
+                      t=p.t, ik_method=p.ik_method, regions=False)
         sub = within(progress, i / len(steps), (i + 1) / len(steps), f"{shape}, ratio {r:g}")
         out.setdefault(shape, {})[r] = paired_runs(PairedParams(base, seeds), memo=memo, progress=sub)
     progress(1.0, "done")
@@ -626,8 +760,8 @@ def run_wgaussians(params: WGaussiansParams, *, memo: Memo | None = None, progre
     memo, progress = resolve(memo, progress)
     p, out = params, {}
     for i, g in enumerate(p.grids):
-        q = Params(data=DataSpec("w-gaussians", w=p.w, n=p.n, n_test=p.n_test, seed=p.seed), kernels=p.kernels,
-                   grid=g, t=p.t, ik_method="anne", seed=p.seed, regions=False)
+        q = Params(dataset="w-gaussians", w=p.w, n=p.n, n_test=p.n_test, seed=p.seed, kernels=p.kernels, grid=g,
+                   t=p.t, ik_method="anne", regions=False)
         out[g] = run(q, memo=memo, progress=within(progress, i / len(p.grids), (i + 1) / len(p.grids), g))
     progress(1.0, "done")
     return out

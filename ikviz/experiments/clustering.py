@@ -24,6 +24,8 @@ from threadpoolctl import threadpool_limits
 from .. import clustering as cl
 from ..data import canonical_name, dataset_names, density_ratio, w_gaussians
 from ..data import load as load_data
+from ..params import dataset_format, setting
+from ..registry import label
 from ..runner import Memo, Progress, resolve, within
 from .surfaces import IK_KERNELS, KERNELS
 
@@ -34,14 +36,14 @@ IK_VARIANTS: dict[str, tuple[str, dict]] = {k: KERNELS[k] for k in IK_KERNELS}
 DEFAULT_IK = "ik_iforest"
 
 ALGORITHMS = {"spectral": "Spectral clustering", "density_peaks": "Density peaks", "kmeans": "k-means"}
-_IK_LABELS = {k: label for k, (label, _) in IK_VARIANTS.items()}
+_IK_LABELS = {k: label(k) for k in IK_VARIANTS}
 #: algorithm -> measure -> label
 MEASURES: dict[str, dict[str, str]] = {
-    "spectral": {**_IK_LABELS, "gk": "Gaussian kernel (GK)", "ag": "adaptive Gaussian (AG)"},
-    "density_peaks": {"distance": "Euclidean distance", **{k: f"1 − {v}" for k, v in _IK_LABELS.items()},
-                      "ag": "1 − adaptive Gaussian (AG)"},
-    "kmeans": {"raw": "raw features", **{k: f"{v} feature map" for k, v in _IK_LABELS.items()},
-               "randlocal": "RandLocal features"},
+    "spectral": {**_IK_LABELS, "gk": label("gk"), "ag": label("ag")},
+    "density_peaks": {"distance": label("distance"), **{k: f"1 − {v}" for k, v in _IK_LABELS.items()},
+                      "ag": f"1 − {label('ag')}"},
+    "kmeans": {"raw": label("raw"), **{k: f"{v} feature map" for k, v in _IK_LABELS.items()},
+               "randlocal": label("randlocal")},
 }
 
 #: ting2021 Table 7 grids; GK's sigma = d * mu, AG's k = fraction * n, DP's eps = fraction * m
@@ -53,6 +55,9 @@ EPS_FRACTIONS = tuple(round(0.01 * i, 2) for i in range(1, 100))
 RANDLOCAL = {"n_sets": 400, "epsilon": 1e-4}
 
 SYNTHETIC = ("w-gaussians", "density-ratio")
+#: how the lab offers its data: the generators by their papers, bundled data as every page shows them
+DATASET_LABEL = dataset_format({"w-gaussians": "w-Gaussians (ting2021 Fig. 2)",
+                                "density-ratio": "Density ratio (two classes, ting2018)"})
 
 
 @dataclass(frozen=True)
@@ -309,33 +314,107 @@ def sweep(data: Data, algorithm: str, measure: str, *, k: int = 0, t: int = 200,
     return Sweep(algorithm, measure, name, values, ami, np.array([e.nmi for e in evals]), best)
 
 
+def _family(measure: str) -> str:
+    """The measure's tick box: ``show_ik`` for every IK variant, ``show_<measure>`` for the others."""
+    return "show_ik" if measure.startswith("ik_") else f"show_{measure}"
+
+
+def _shown(measure: str, help: str | None = None):
+    """The tick box of measure ``measure`` (its label from :mod:`ikviz.registry`), ticked by default."""
+    return setting(True, label(measure), widget="checkbox", help=help)
+
+
 @dataclass(frozen=True)
 class Params:
-    """One view of the clustering lab: a dataset, an algorithm, its measures, fixed or best-over-grid."""
+    """One view of the clustering lab: a dataset, an algorithm, its measures, fixed or best-over-grid.
 
-    dataset: str = "w-gaussians"
-    w: int = 1
-    n_per_cluster: int = 500
-    sigma_b: float = 1.0
-    ratio: float = 10.0
-    n_ratio: int = 500
-    max_points: int = 1000
-    algorithm: str = "spectral"
-    ik_variant: str = DEFAULT_IK
-    measures: tuple[str, ...] = ()   # () = every non-IK measure plus the chosen IK variant
-    mode: str = "fixed"              # "fixed" or "best"
-    psi: int = 32
-    mu: float = 1.0
-    ag_fraction: float = 0.05
-    eps_fraction: float = 0.02
-    k: int = 0                       # 0: the number of classes
-    t: int = 200
-    trials: int = 1
-    seed: int = 0
+    The defaults are the page's view. The measures compared are ``measures`` if given, else those of
+    :func:`view_measures` whose ``show_*`` box is ticked (``show_ik`` for the chosen IK variant);
+    ``eps`` is density peaks' cutoff in % of the largest distance (:attr:`eps_fraction`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.clustering import Params
+    >>> Params(show_gk=False).chosen_measures(), Params(algorithm="kmeans").chosen_measures()
+    (['ik_iforest', 'ag'], ['raw', 'ik_iforest', 'randlocal'])
+    >>> sorted(Params.hidden({"dataset": "iris", "algorithm": "kmeans", "mode": "best"}))[:6]
+    ['ag_fraction', 'eps', 'mu', 'n_per_cluster', 'n_ratio', 'psi']
+    """
+
+    dataset: str = setting("w-gaussians", "data", choices=(*SYNTHETIC, *dataset_names()), url="data",
+                           format=DATASET_LABEL)
+    w: int = setting(1, "w (dimensions of each cluster)", choices=(1, 2, 5, 10, 50, 100, 500),
+                     help="The data have 2w dimensions; cluster A uses the first w, cluster B the last w.")
+    n_per_cluster: int = setting(500, "points per cluster", choices=(10, 50, 100, 250, 500, 1000), url="n_per")
+    sigma_b: float = setting(1.0, "spread of cluster B (A has 1)", choices=(1.0, 2.0, 3.0),
+                             help="ting2021: with unequal spreads (e.g. 3) adaptive Gaussian also succeeds.")
+    ratio: float = setting(10.0, "density ratio", choices=(1.0, 5.0, 10.0, 20.0))
+    n_ratio: int = setting(500, "points", choices=(100, 250, 500, 1000))
+    max_points: int = setting(1000, "at most this many points (random subsample)",
+                              choices=(30, 100, 300, 1000, 2000))
+    algorithm: str = setting("spectral", "algorithm", choices=tuple(ALGORITHMS), url="alg", widget="radio",
+                             format=ALGORITHMS.get)
+    ik_variant: str = setting(DEFAULT_IK, "IK variant", choices=tuple(IK_VARIANTS), url="ik", widget="selectbox",
+                              format=label,
+                              help="How IK partitions the space. The default, the height-limited iForest, is the "
+                                   "only variant that reproduces ting2021 Fig. 2 with spectral clustering (see "
+                                   "the note under spectral clustering's results).")
+    show_distance: bool = _shown("distance")
+    show_raw: bool = _shown("raw")
+    show_ik: bool = _shown("ik", help="With the variant chosen above.")
+    show_gk: bool = _shown("gk")
+    show_ag: bool = _shown("ag")
+    show_randlocal: bool = _shown("randlocal")
+    mode: str = setting("fixed", "parameters", choices=("fixed", "best"), widget="radio",
+                        format={"fixed": "one setting", "best": "best over the parameter grid"}.get,
+                        help="'best' sweeps each measure's grid from ting2021 Table 7 and keeps the best AMI, "
+                             "as the paper reports; the labels choose the parameter, so it is an upper bound.")
+    psi: int = setting(32, "ψ (IK)", choices=PSI_GRID)
+    mu: float = setting(1.0, "GK: σ = d × μ, μ =", choices=MU_GRID)
+    ag_fraction: float = setting(0.05, "AG: k = fraction of n", choices=AG_FRACTIONS, url="ag_k",
+                                 help="The adaptive Gaussian scales each point by its distance to its k-th "
+                                      "nearest neighbour.")
+    eps: int = setting(2, "ε, % of the largest distance m", low=1, high=99, step=1,
+                       help="Density peaks counts the neighbours closer than ε.")
+    k: int = setting(0, "clusters k (0 = number of classes)", low=0, high=50)
+    t: int = setting(200, "t (IK partitionings)", choices=(50, 100, 200, 500))
+    trials: int = setting(1, "trials (mean AMI over seeds)", choices=(1, 3, 5, 10),
+                          help="ting2021 averages spectral clustering over 10 trials.")
+    seed: int = setting(0, "seed", low=0, high=10_000)
+    measures: tuple[str, ...] = ()   # () = the view's measures whose box is ticked (chosen_measures)
+
+    @staticmethod
+    def hidden(values: dict) -> set[str]:
+        """The settings that do not apply given the values chosen so far (see :func:`ikviz.params.hidden`)."""
+        dataset = canonical_name(values.get("dataset", "w-gaussians"))
+        algorithm = values.get("algorithm", "spectral")
+        out = set() if dataset == "w-gaussians" else {"w", "n_per_cluster", "sigma_b"}
+        if dataset != "density-ratio":
+            out |= {"ratio", "n_ratio"}
+        if dataset in SYNTHETIC:
+            out.add("max_points")
+        shown = {_family(m) for m in MEASURES.get(algorithm, {})}
+        out |= {f"show_{m}" for m in ("distance", "raw", "ik", "gk", "ag", "randlocal")} - shown
+        fixed = values.get("mode", "fixed") == "fixed"
+        out |= {name for name, applies in (("psi", fixed), ("mu", fixed and algorithm == "spectral"),
+                                           ("ag_fraction", fixed and "ag" in MEASURES.get(algorithm, {})),
+                                           ("eps", fixed and algorithm == "density_peaks")) if not applies}
+        return out
+
+    @property
+    def eps_fraction(self) -> float:
+        """Density peaks' cutoff as a fraction of the largest pairwise distance."""
+        return self.eps / 100
+
+    def chosen_measures(self) -> list[str]:
+        """The measures this view compares: ``measures``, else the ticked ones of :func:`view_measures`."""
+        if self.measures:
+            return list(self.measures)
+        return [m for m in view_measures(self.algorithm, self.ik_variant) if getattr(self, _family(m))]
 
     def data(self) -> Data:
         """The :class:`Data` this view clusters."""
-        return Data(self.dataset, w=self.w, n_per_cluster=self.n_per_cluster, sigma_b=self.sigma_b,
+        return Data(canonical_name(self.dataset), w=self.w, n_per_cluster=self.n_per_cluster, sigma_b=self.sigma_b,
                     ratio=self.ratio, n=self.n_ratio, max_points=self.max_points, seed=self.seed)
 
 
@@ -391,37 +470,56 @@ def fixed_param(p: Params, measure: str):
 
 @dataclass
 class Result:
-    """A clustering-lab view: the data, its 2-D projection, and one evaluation (or sweep) per measure."""
+    """A clustering-lab view: the data, its 2-D projection, and one evaluation (or sweep) per measure.
+
+    ``shape`` is that of the data clustered (rows, features); ``problem`` says, in words, why the data
+    cannot be scored (:func:`view_problem`): then nothing is clustered.
+    """
 
     params: Params
     X2: np.ndarray
     y: np.ndarray
     evaluations: dict[str, Evaluation]
     sweeps: dict[str, Sweep] = field(default_factory=dict)
+    shape: tuple = ()
+    problem: str | None = None
 
 
 def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
-    """Compute one view of the clustering lab (every evaluation a block of ``memo``)."""
+    """Compute one view of the clustering lab: load the data, then cluster it (every step a block of ``memo``).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.clustering import Params, run
+    >>> r = run(Params(n_per_cluster=10, k=50))
+    >>> r.problem, r.evaluations
+    ('k = 50 clusters is more than the 20 points; lower k or use more points.', {})
+    """
     memo, progress = resolve(memo, progress)
     if p.mode not in ("fixed", "best"):
         raise ValueError(f"mode must be 'fixed' or 'best'; got {p.mode!r}.")
-    measures = list(p.measures) or view_measures(p.algorithm, p.ik_variant)
+    measures = p.chosen_measures()
+    if not measures:
+        raise ValueError("no measure to compare: tick at least one (or pass measures=...).")
     data = p.data()
-    _, y = memo(load)(data)
+    X, y = memo(load)(data)
+    problem = view_problem(X, y, p.k)
+    if problem:
+        return Result(p, None, y, {}, shape=X.shape, problem=problem)
     common = dict(k=p.k, t=p.t, trials=p.trials, seed=p.seed)
     evals, sweeps = {}, {}
     for i, m in enumerate(measures):
-        label = MEASURES[p.algorithm][m]
+        name = MEASURES[p.algorithm][m]
         if p.mode == "best":
             sweeps[m] = sweep(data, p.algorithm, m, memo=memo,
-                              progress=within(progress, i / len(measures), (i + 1) / len(measures), label), **common)
+                              progress=within(progress, i / len(measures), (i + 1) / len(measures), name), **common)
             evals[m] = sweeps[m].best
         else:
-            progress(i / len(measures), label)
+            progress(i / len(measures), name)
             evals[m] = memo(evaluate)(data, p.algorithm, m, fixed_param(p, m), eps_fraction=p.eps_fraction,
                                       **common)
     progress(1.0, "done")
-    return Result(p, memo(projection)(data), y, evals, sweeps)
+    return Result(p, memo(projection)(data), y, evals, sweeps, shape=X.shape)
 
 
 def summary(result: Result) -> list[dict]:

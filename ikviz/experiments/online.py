@@ -18,12 +18,32 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ..data import canonical_name, load
+from ..data import canonical_name, dataset_label, load
 from ..learn import FOGDClassifier, IKOGDClassifier, NOGDClassifier, RandLocalOGDClassifier
+from ..params import setting
 from ..runner import Memo, Progress, resolve, within
+from .classification import DATASETS, GAMMAS, PSIS, power_label
 
 #: the learners of the lab, in the order they are shown
 METHODS = ("FOGD", "NOGD", "IK+OGD", "RandLocal+OGD")
+#: lu2016's step sizes {2, 0.2, ..., 0.0002}
+ETAS = (2.0, 0.2, 0.02, 0.002, 0.0002)
+#: examples of the separate stream each step size is tried on
+TUNING_EXAMPLES = 2000
+#: ``Params.gamma``'s value for a Gaussian kernel width set from the stream (:func:`scale_gamma`)
+PER_DATA_SET = "per data set"
+
+
+def gamma_label(value) -> str:
+    """A γ choice: a word ("per data set") as it is, a number as a power of two (:func:`power_label`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.online import gamma_label
+    >>> gamma_label("per data set"), gamma_label(0.125)
+    ('per data set', '2^-3')
+    """
+    return value if isinstance(value, str) else power_label(value)
 
 
 @dataclass(frozen=True)
@@ -61,7 +81,7 @@ class StreamResult:
 
 @dataclass(frozen=True)
 class Params:
-    """Stream and learner settings.
+    """Stream and learner settings; the defaults are the page's view.
 
     ``dataset`` is "density-ratio" (``n`` points at ``ratio``:1), "w-gaussians" (w = ``w``) or a
     bundled real dataset, its features scaled by ``scale`` ("minmax": to [0, 1], as usual for
@@ -71,41 +91,65 @@ class Params:
 
     The Gaussian kernel of FOGD and NOGD is exp(-gamma |x - y|^2) = exp(-|x - y|^2 / (2 sigma^2)),
     so gamma = 1 / (2 sigma^2); lu2016 §7.2.1 sets the bandwidth sigma = 8, i.e.
-    gamma = 1/128 (:data:`LU2016_GAMMA`), on the features as given. ``gamma=None`` (the default)
-    sets it per data set from the stream's rows, gamma = 1 / (d Var X) (:func:`scale_gamma`,
-    scikit-learn SVC's ``gamma="scale"``): one fixed gamma cannot suit every data set (on the
-    min-max scaled data, gamma = 1 leaves FOGD on a9a at 46% mistakes against 24% for predicting
-    the majority class, and gamma = 1/128 leaves it at the majority rate on spambase).
+    gamma = 1/128 (:data:`LU2016_GAMMA`), on the features as given. ``gamma="per data set"``
+    (:data:`PER_DATA_SET`, the default; None says the same) sets it per data set from the stream's
+    rows, gamma = 1 / (d Var X) (:func:`scale_gamma`, scikit-learn SVC's ``gamma="scale"``): one
+    fixed gamma cannot suit every data set (on the min-max scaled data, gamma = 1 leaves FOGD on a9a
+    at 46% mistakes against 24% for predicting the majority class, and gamma = 1/128 leaves it at
+    the majority rate on spambase).
     ``eta`` is every learner's step size, unless ``tune_eta``: then each learner gets its own
     from :data:`ETAS` (see :func:`tune_eta`).
 
     Examples
     --------
     >>> from ikviz.experiments.online import Params
-    >>> Params().gamma is None, Params().scale
-    (True, 'minmax')
+    >>> Params().gamma, Params(gamma=None) == Params(), Params().scale
+    ('per data set', True, 'minmax')
+    >>> sorted(Params.hidden({"tune_eta": True}))
+    ['eta']
     """
 
-    dataset: str = "ijcnn1-10k"
-    n: int = 10000
+    dataset: str = setting("letter", "stream", choices=DATASETS, url="o_data", format=dataset_label,
+                           help="The rows in a seeded random order; real data min-max scaled to [0, 1].")
+    n: int = setting(10000, "stream length", choices=(2000, 5000, 10000, 20000, 50000), url="o_n")
+    seed: int = setting(0, "seed (stream order, maps)", low=0, high=10_000, url="o_seed")
+    # lu2016: D = 4B, B = 100
+    D: int = setting(400, "D (Fourier components, FOGD)", choices=(50, 100, 200, 400, 800, 1600))
+    B: int = setting(100, "B (budget, NOGD; rank k = 0.2 B)", choices=(25, 50, 100, 200, 400))
+    gamma: float | str = setting(PER_DATA_SET, "γ (Gaussian kernel)", choices=(PER_DATA_SET, *GAMMAS),
+                                 url="o_gamma", format=gamma_label, widget="select_slider",
+                                 help="per data set: γ = 1 / (d · Var X) of the stream (scikit-learn's "
+                                      "gamma=\"scale\"); one fixed γ cannot suit every data set. lu2016 uses "
+                                      "σ = 8, i.e. γ = 2^-7, on its features as given.")
+    psi: int = setting(64, "ψ (IK)", choices=PSIS[:9], url="o_psi")
+    t: int = setting(100, "t (IK)", choices=(25, 50, 100, 200, 400), url="o_t")
+    prefix: int = setting(1000, "prefix for IK / RandLocal", choices=(200, 500, 1000, 2000, 5000),
+                          help="IK samples and RandLocal anchors come from the first rows of the stream "
+                               "(their features only).")
+    n_sets: int = setting(100, "T (RandLocal anchor sets)", choices=(25, 50, 100, 200, 400))
+    max_anchors: int = setting(1024, "max anchors per set (RandLocal)", choices=(64, 128, 256, 512, 1024),
+                               url="anchors")
+    tune_eta: bool = setting(True, "tune η per learner",
+                             help=f"lu2016 tunes each learner's step size. Each η in "
+                                  f"{{{', '.join(f'{e:g}' for e in ETAS)}}} is tried on a separate "
+                                  f"{TUNING_EXAMPLES:,}-example stream (the same data in another order) "
+                                  "and the one with the fewest mistakes is used.")
+    eta: float = setting(0.2, "η (step size, all learners)", choices=tuple(sorted(ETAS)),
+                         help="Used by every learner when η is not tuned.")
     ratio: float = 10.0
     w: int = 10
     methods: tuple = METHODS
-    D: int = 400  # Fourier components (lu2016: D = 4B)
-    B: int = 100  # NOGD budget (lu2016: B = 100, k = 0.2 B)
-    gamma: float | None = None  # None: 1 / (d Var X) of the stream (scale_gamma); lu2016: 1/128 (sigma = 8)
-    psi: int = 64
-    t: int = 100
-    n_sets: int = 100
-    max_anchors: int = 1024
-    eta: float = 0.2
-    prefix: int = 1000
-    seed: int = 0
-    tune_eta: bool = False
     scale: str | None = "minmax"  # real data: "minmax" (to [0, 1]), "standard" or None (as given)
 
     def __post_init__(self):
         object.__setattr__(self, "dataset", canonical_name(self.dataset))
+        if self.gamma is None:
+            object.__setattr__(self, "gamma", PER_DATA_SET)
+
+    @staticmethod
+    def hidden(values: dict) -> set[str]:
+        """The settings that do not apply given the values chosen so far (see :func:`ikviz.params.hidden`)."""
+        return {"eta"} if values.get("tune_eta", True) else set()
 
 
 #: lu2016 §7.2.1's Gaussian kernel bandwidth sigma = 8 as gamma = 1 / (2 sigma^2)
@@ -132,10 +176,6 @@ def scale_gamma(X) -> float:
 #: the settings each learner reads, besides the stream's and its step size
 OWN_SETTINGS = {"FOGD": ("D", "gamma"), "NOGD": ("B", "gamma"), "IK+OGD": ("psi", "t", "prefix"),
                 "RandLocal+OGD": ("n_sets", "max_anchors", "prefix")}
-#: lu2016's step sizes {2, 0.2, ..., 0.0002}
-ETAS = (2.0, 0.2, 0.02, 0.002, 0.0002)
-#: examples of the separate stream each step size is tried on
-TUNING_EXAMPLES = 2000
 
 
 def learner_params(method: str, p: Params) -> Params:
@@ -191,7 +231,7 @@ def _stream_of(p: Params, n: int, seed: int, memo: Memo):
 def make_learner(method: str, p: Params, eta: float | None = None, X=None):
     """The unfitted classifier of ``method`` (:data:`METHODS`) with ``p``'s settings; ``eta`` defaults to ``p.eta``.
 
-    With ``p.gamma=None``, FOGD's and NOGD's gamma is :func:`scale_gamma` of the stream ``X``.
+    With ``p.gamma`` "per data set", FOGD's and NOGD's gamma is :func:`scale_gamma` of the stream ``X``.
 
     Examples
     --------
@@ -204,9 +244,9 @@ def make_learner(method: str, p: Params, eta: float | None = None, X=None):
     """
     eta = p.eta if eta is None else eta
     if method in ("FOGD", "NOGD"):
-        if p.gamma is None and X is None:
-            raise ValueError("gamma=None sets the kernel width from the stream: pass its rows X.")
-        gamma = scale_gamma(X) if p.gamma is None else p.gamma
+        if p.gamma == PER_DATA_SET and X is None:
+            raise ValueError(f"gamma={PER_DATA_SET!r} sets the kernel width from the stream: pass its rows X.")
+        gamma = scale_gamma(X) if p.gamma == PER_DATA_SET else p.gamma
         if method == "FOGD":
             return FOGDClassifier(n_components=p.D, gamma=gamma, eta=eta, random_state=p.seed)
         return NOGDClassifier(budget=p.B, gamma=gamma, eta=eta)
@@ -286,7 +326,8 @@ def run(params: Params, *, memo: Memo | None = None, progress: Progress | None =
     Examples
     --------
     >>> from ikviz.experiments.online import Params, run
-    >>> res = run(Params(dataset="density-ratio", n=200, prefix=100, psi=16, methods=("FOGD", "IK+OGD")),
+    >>> res = run(Params(dataset="density-ratio", n=200, prefix=100, psi=16, methods=("FOGD", "IK+OGD"),
+    ...               tune_eta=False),
     ...           progress=lambda f, text: print(f"{f:.2f} {text}"))
     0.00 FOGD: one pass over 200 examples
     0.50 IK+OGD: one pass over 200 examples

@@ -12,6 +12,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..data import density_ratio_layout
+from ..experiments.classification import power_label
+from ..experiments.online import gamma_label  # noqa: F401  (the online γ choices' labels, said once there)
 from ..learn.svm import LABELS, TUNED
 from .style import (
     CLASS_COLOURS,
@@ -29,30 +31,6 @@ ONLINE_CAPTION = ("One pass, each example predicted before its label is used (lu
                   "building the feature map; the first run of a session also loads compiled code. FOGD and "
                   "NOGD use exp(−γ‖x−y‖²); NOGD runs kernel OGD until B support vectors, then a rank-0.2B "
                   "Nyström map. IK rows are scaled by 1/√t and RandLocal rows to unit length.")
-
-
-def power_label(value: float) -> str:
-    """``value`` as the nearest power of two, "2^m"; a value ≤ 0 as it is.
-
-    Examples
-    --------
-    >>> from ikviz.plots.classification import power_label
-    >>> power_label(0.25), power_label(32.0), power_label(0)
-    ('2^-2', '2^5', '0')
-    """
-    return f"2^{int(round(math.log2(value)))}" if value > 0 else str(value)
-
-
-def gamma_label(value) -> str:
-    """A γ option: a word ("per data set") as it is, a number as :func:`power_label`.
-
-    Examples
-    --------
-    >>> from ikviz.plots.classification import gamma_label
-    >>> gamma_label("per data set"), gamma_label(0.125)
-    ('per data set', '2^-3')
-    """
-    return value if isinstance(value, str) else power_label(value)
 
 
 def svm_table(result) -> list[dict]:

@@ -14,9 +14,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..clustering import match_labels
-from ..data import dataset_label as bundled_label
 from ..experiments.clustering import (
     ALGORITHMS,
+    DATASET_LABEL,
     MEASURES,
     Data,
     Evaluation,
@@ -68,15 +68,12 @@ def dataset_label(name: str) -> str:
     >>> dataset_label("w-gaussians")
     'w-Gaussians (ting2021 Fig. 2)'
     """
-    if name == "w-gaussians":
-        return "w-Gaussians (ting2021 Fig. 2)"
-    if name == "density-ratio":
-        return "Density ratio (two classes, ting2018)"
-    return bundled_label(name)
+    return DATASET_LABEL(name)
 
 
-def data_caption(data: Data, X: np.ndarray, y: np.ndarray, k: int) -> str:
-    """What the lab clusters: the size of ``X``, its classes ``y``, the clusters (``k``, 0: one per class), the view.
+def data_caption(data: Data, X, y: np.ndarray, k: int) -> str:
+    """What the lab clusters: the size of ``X`` (the data or their shape), its classes ``y``, the clusters (``k``,
+    0: one per class), the view.
 
     Examples
     --------
@@ -86,7 +83,7 @@ def data_caption(data: Data, X: np.ndarray, y: np.ndarray, k: int) -> str:
     >>> data_caption(Data("w-gaussians", w=1), np.zeros((6, 2)), np.array([0, 0, 1, 1, 2, 2]), 0)[:66]
     '6 points, 2 features (each scaled to [0, 1]), 3 classes; k = 3 clu'
     """
-    n, d = X.shape
+    n, d = X.shape if hasattr(X, "shape") else X
     n_classes = int(np.unique(y).size)
     view = projection_axes(data, d)[2]
     return (f"{n} points, {d} features (each scaled to [0, 1]), {n_classes} classes; k = {n_clusters(k, y)} "
