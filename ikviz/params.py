@@ -54,7 +54,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Setting", "dataset_format", "field_of", "from_query", "hidden", "nearby", "parse", "setting", "settings", "to_query", "to_url"]
+__all__ = ["Setting", "dataset_format", "field_of", "field_of_name", "from_query", "hidden", "nearby", "parse", "setting", "settings", "to_query", "to_url"]
 
 _KEY = "ikviz"
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -199,6 +199,19 @@ def dataset_format(own: Mapping[str, str]) -> Callable[[str], str]:
         return own[name] if name in own else dataset_label(name)
 
     return label
+
+
+def field_of_name(params, name: str) -> Setting | None:
+    """The setting of ``params`` named ``name`` (None if that field is no setting).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import Params
+    >>> from ikviz.params import field_of_name
+    >>> field_of_name(Params, "n_per_cluster").url
+    'n'
+    """
+    return next((s for s in settings(params) if s.name == name), None)
 
 
 def to_url(value) -> str:

@@ -20,8 +20,8 @@ Examples
 >>> from ikviz.tours import TOURS, step_url
 >>> TOURS["ting2018"].steps[0].page
 'how-ik-is-built'
->>> step_url("ting2018", 1)
-'kernel-shapes?psi=16&fig=3&tour=ting2018&step=1&present=1'
+>>> step_url("ting2018", 1).endswith("&fig=3&tour=ting2018&step=1&present=1")
+True
 """
 
 from __future__ import annotations
@@ -37,30 +37,68 @@ PRESENT_KEY, TOUR_KEY, STEP_KEY = "present", "tour", "step"
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a tour: a page with its settings, what to say, and the paper's number.
+    """One step of a tour: a page's view with its settings, what to say, and the paper's number.
 
-    ``params`` are URL values (strings) the page's controls accept (``fig``: the
-    figure presentation mode shows first, see ``app/figures.py``);
-    ``control`` is the URL key of the control the lecturer moves;
-    ``published`` is the paper's number with its table or figure (None when
-    the step shows no number); ``claim`` the key of the matching claim of
-    :mod:`ikviz.claims`, if any.
+    ``settings`` are values of the view's ``Params`` fields (see
+    :mod:`ikviz.views` and :mod:`ikviz.params`), by field name: the step's
+    view is ``run(params)`` exactly, and its link is written from ``params``.
+    ``section`` names the page's view (None: its first); ``fig`` the figure
+    presentation mode shows first (see ``app/figures.py``); ``move`` is the
+    field the lecturer moves; ``published`` the paper's number with its table
+    or figure (None when the step shows no number); ``claim`` the key of the
+    matching claim of :mod:`ikviz.claims`, if any. A page that is not in
+    :mod:`ikviz.views` takes ``settings`` as link values.
 
     Examples
     --------
     >>> from ikviz.tours import TOURS
     >>> step = TOURS["ting2018"].steps[1]
-    >>> step.page, step.control
-    ('kernel-shapes', 'psi')
+    >>> step.page, step.control, step.params["psi"], step.params["fig"]
+    ('kernel-shapes', 'psi', '16', '3')
     """
 
     page: str
-    params: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
     title: str = ""
     text: str = ""
-    control: str | None = None
+    move: str | None = None
     published: str | None = None
     claim: str | None = None
+    section: str | None = None
+    fig: int | None = None
+
+    def view(self):
+        """The :class:`ikviz.views.View` the step shows (None for a page outside :mod:`ikviz.views`)."""
+        from . import views
+
+        return views.view_of(self.page, self.section) if self.page in views.PAGES else None
+
+    def run_params(self):
+        """``(run, params)``: the step's view, computed exactly as the page computes it (None, None off the registry)."""
+        view = self.view()
+        return (None, None) if view is None else (view.run, view.params(**self.settings))
+
+    @property
+    def params(self) -> dict[str, str]:
+        """The step's link values: its section, every setting of its view (so that values a viewer set before
+        do not carry over into the step), its figure."""
+        from . import views
+        from .params import to_query, to_url
+
+        run, params = self.run_params()
+        values = ({k: to_url(v) for k, v in self.settings.items()} if params is None
+                  else to_query(params, every=True))
+        return {**({views.SECTION_KEY: self.section} if self.section else {}), **values,
+                **({"fig": str(self.fig)} if self.fig is not None else {})}
+
+    @property
+    def control(self) -> str | None:
+        """The link key of the control the lecturer moves (kept visible in presentation mode)."""
+        from .params import field_of_name
+
+        view = self.view()
+        spec = field_of_name(view.params, self.move) if view is not None and self.move else None
+        return spec.url if spec is not None else self.move
 
 
 @dataclass(frozen=True)
@@ -84,73 +122,73 @@ class Tour:
 def _built(method: str, why: str) -> Step:
     """The opening step of every tour: how IK is built, with the paper's partitioning."""
     return Step(
-        "how-ik-is-built", {"method": method, "psi": "16", "t": "20"},
+        "how-ik-is-built", {"method": method, "psi": 16, "t": 20},
         "How Isolation Kernel is built",
         "Draw ψ points from the data, cut the plane into ψ cells around them, and repeat t times: the "
         "similarity of two points is the fraction of the t partitionings in which they share a cell. "
         f"{why} Press ▶ and watch the contour emerge as the partitionings add up.",
-        control="t")
+        move="t")
 
 
 TOURS: dict[str, Tour] = {t.name: t for t in (
     Tour("ting2018", "ting2018", "Isolation Kernel and its effect on SVM (Ting et al. 2018)", (
         _built("iforest", "Ting and colleagues (2018) cut with isolation trees, grown to height log₂ ψ."),
-        Step("kernel-shapes", {"psi": "16", "fig": "3"}, "Kernel shapes: IK looks like a Laplacian",
+        Step("kernel-shapes", {"psi": 16}, "Kernel shapes: IK looks like a Laplacian",
              "On uniform data IK's contours are diamonds, like the Laplacian L_ψ and unlike the round RBF. "
              "Raise ψ: smaller cells, so IK falls off faster with distance.",
-             control="psi", published="Fig. 3: contours become sharper as ψ increases (figure only)",
-             claim="ting2018-fig3"),
-        Step("density", {"section": "Four quadrants", "psi": "32", "t": "500", "fig": "6"},
+             move="psi", published="Fig. 3: contours become sharper as ψ increases (figure only)",
+             claim="ting2018-fig3", fig=3),
+        Step("density", {"psi": 32, "t": 500},
              "Density adaptivity: sparse pairs are more similar",
              "Four quadrants of different density. The pairs S and D are equally far apart, yet IK rates the "
              "sparse pair S more similar than the dense pair D; L_ψ and RBF cannot tell them apart. Raise ψ and "
              "the difference shrinks.",
-             control="psi", published="Fig. 4(a)–(b): IK higher at the sparse pair than at the dense pair; "
-                                      "Laplacian equal (figure only)", claim="ting2018-fig4"),
-        Step("density", {"section": "IK ≈ Laplacian (Fig. 2)", "t": "200"}, "IK ≈ L_ψ on uniform data",
+             move="psi", published="Fig. 4(a)–(b): IK higher at the sparse pair than at the dense pair; "
+                                   "Laplacian equal (figure only)", claim="ting2018-fig4",
+             section="Four quadrants", fig=6),
+        Step("density", {"t": 200}, "IK ≈ L_ψ on uniform data",
              "Breiman's analysis of completely random trees says IK built with iForest approximates the "
              "Laplacian L_ψ. Compute the grid: RMSE between IK and L_ψ for d from 10 to 50 and ψ from 16 to 256.",
-             control="t", published="Fig. 2: RMSE(IK, L_ψ) small for all ψ and d (figure only)",
-             claim="ting2018-fig2"),
+             move="t", published="Fig. 2: RMSE(IK, L_ψ) small for all ψ and d (figure only)",
+             claim="ting2018-fig2", section="IK ≈ Laplacian (Fig. 2)"),
         Step("classification", {"data": "density-ratio", "ratio": "10", "tuning": "fixed", "psi": "16",
                                 "gamma": "1.0"},
              "SVM on data of two densities",
              "A dense class inside a sparse one. IK's cells are small where data are dense, so the dense class "
              "spills less into the sparse one: a lower false-positive rate than RBF and Laplacian. Move the "
              "density ratio; switch parameters to 5-fold CV for the paper's protocol.",
-             control="ratio", published="Table 1 (data_10): FPR IK .064, Laplacian .070, RBF .082",
+             move="ratio", published="Table 1 (data_10): FPR IK .064, Laplacian .070, RBF .082",
              claim="ting2018-table1"),
     )),
     Tour("ting2021", "ting2021", "Breaking the curse of dimensionality with Isolation Kernel (Ting et al. 2021)", (
         _built("anne", "Ting and colleagues (2021) use Voronoi cells around the ψ points (aNNE)."),
-        Step("curse-of-dimensionality",
-             {"section": "instability", "d_max": "1000", "eps": "0.05", "fig": "3"},
+        Step("curse-of-dimensionality", {"d_max": 1000},
              "Instability of the nearest neighbour",
              "N_eps counts the points almost as near as the nearest neighbour. As d grows, Gaussian-type "
              "measures see every point about equally far, so N_eps explodes; IK keeps telling points apart. "
              "Move ε: the paper's 0.005 hides what 0.05 shows.",
-             control="eps", published="Fig. 1(c)–(d), Table 1: GK's N_eps grows with d, IK's stays small "
-                                      "(figure only)", claim="ting2021-fig1-neps"),
-        Step("curse-of-dimensionality", {"section": "hubness", "hd3": "100"}, "Hubness",
+             move="eps", published="Fig. 1(c)–(d), Table 1: GK's N_eps grows with d, IK's stays small "
+                                   "(figure only)", claim="ting2021-fig1-neps", section="instability", fig=3),
+        Step("curse-of-dimensionality", {"d3": 100}, "Hubness",
              "O_k counts how often a point is among the others' k nearest neighbours. In high dimensions a few "
              "points become everyone's neighbour under the Gaussian kernel; under IK much less so. Raise d in the "
              "third panel.",
-             control="hd3", published="App. E, Fig. 5: GK's O_5 skews with d, IK's less (figure only)",
-             claim="ting2021-appE"),
-        Step("curse-of-dimensionality", {"section": "indexing", "n_max": "1000"}, "Indexing",
+             move="d3", published="App. E, Fig. 5: GK's O_5 skews with d, IK's less (figure only)",
+             claim="ting2021-appE", section="hubness"),
+        Step("curse-of-dimensionality", {"n_max": 1000}, "Indexing",
              "Exact 5-nearest-neighbour search, brute force against a ball tree, on the points and on IK's "
              "feature map. On IK's sparse map scikit-learn's ball tree quietly runs brute force.",
-             control="n_max", published="Table 2 (Ijcnn1): IK brute 706 s, ball tree 654 s (ratio 0.93)",
-             claim="ting2021-table2"),
-        Step("tsne", {"data": "w-gaussians", "w": "100", "n": "250"}, "t-SNE with IK affinities",
+             move="n_max", published="Table 2 (Ijcnn1): IK brute 706 s, ball tree 654 s (ratio 0.93)",
+             claim="ting2021-table2", section="indexing"),
+        Step("tsne", {"dataset": "w-gaussians", "w": 100, "n_per_cluster": 250}, "t-SNE with IK affinities",
              "Two w-dimensional Gaussian clusters that share only the origin. With Gaussian affinities t-SNE "
              "merges them as w grows; with IK it keeps them apart. Raise w towards the paper's 5,000.",
-             control="w", published="Table 5 (w = 5,000): GK mixes the clusters, IK separates them (figure only)",
+             move="w", published="Table 5 (w = 5,000): GK mixes the clusters, IK separates them (figure only)",
              claim="ting2021-table5"),
         Step("clustering", {"data": "w-gaussians", "w": "1", "alg": "spectral"}, "Spectral clustering",
              "The same two clusters at w = 1: two lines crossing at the origin. Spectral clustering with the "
              "Gaussian or adaptive Gaussian kernel cuts them wrongly; with IK it recovers them. Raise w.",
-             control="w", published="Fig. 2 (w = 1): SC AMI IK .91, AG .29", claim="ting2021-fig2"),
+             move="w", published="Fig. 2 (w = 1): SC AMI IK .91, AG .29", claim="ting2021-fig2"),
     )),
     Tour("lu2016", "lu2016", "Online kernel learning: FOGD and NOGD against IK + OGD (Lu et al. 2016)", (
         _built("anne", "Its sparse feature map gives a linear online learner a kernel."),
@@ -159,19 +197,19 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "One pass over a stream: each example is predicted before its label "
              "is used. FOGD uses random Fourier features, NOGD a Nyström map of a budget of support vectors, "
              "IK + OGD the Isolation Kernel's feature map.",
-             control="o_data", published="Table 5 (german): mistake rate FOGD 29.9 ± 0.7%, NOGD 30.4 ± 0.8%",
+             move="o_data", published="Table 5 (german): mistake rate FOGD 29.9 ± 0.7%, NOGD 30.4 ± 0.8%",
              claim="lu2016-table5-german"),
         Step("classification", {"section": "Online learning", "o_data": "spambase", "o_n": "5000", "D": "400"},
              "Online learning on spambase",
              "The same on spambase. Move D, FOGD's number of Fourier components: more "
              "components, a better approximation of the Gaussian kernel, and a slower learner.",
-             control="D", published="Table 5 (spambase): mistake rate FOGD 26.9 ± 1.0%, NOGD 29.1 ± 0.4%",
+             move="D", published="Table 5 (spambase): mistake rate FOGD 26.9 ± 1.0%, NOGD 29.1 ± 0.4%",
              claim="lu2016-table5-spambase"),
         Step("classification", {"section": "Online learning", "o_data": "a9a", "o_n": "10000", "o_psi": "64"},
              "Online learning on a9a",
              "A larger stream (the paper: 48,842 rows; raise the stream length). Move ψ: the sharpness of IK's "
              "feature map, and the number of features per partitioning.",
-             control="o_psi", published="Table 5 (a9a): mistake rate FOGD 17.4 ± 0.1%, NOGD 17.4 ± 0.2%",
+             move="o_psi", published="Table 5 (a9a): mistake rate FOGD 17.4 ± 0.1%, NOGD 17.4 ± 0.2%",
              claim="lu2016-table5-a9a"),
     )),
     Tour("wang2017", "wang2017", "RandLocal: random local features (Wang et al. 2017)", (
@@ -180,13 +218,13 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "RandLocal features for an online learner",
              "RandLocal + OGD learns on features from T sets of random anchors, "
              "each point coded by its nearest anchor: close to IK's Voronoi map. Move T.",
-             control="n_sets", published="Table 3 (IJCNN): Micro-F1 RAW 92.08, RBF 97.06, RandLocal 98.84",
+             move="n_sets", published="Table 3 (IJCNN): Micro-F1 RAW 92.08, RBF 97.06, RandLocal 98.84",
              claim="wang2017-table3"),
         Step("clustering", {"data": "digits", "alg": "kmeans", "max_points": "1000"},
              "k-means on RandLocal features",
              "k-means on the raw digits, on IK's feature map and on RandLocal's. The paper's MNIST is not "
              "shipped; scikit-learn's 8×8 digits stand in. Move the number of points.",
-             control="max_points", published="Tables 5–6 (MNIST): ACC RAW .4642, RandLocal .6872",
+             move="max_points", published="Tables 5–6 (MNIST): ACC RAW .4642, RandLocal .6872",
              claim="wang2017-tables5-6"),
     )),
 )}
@@ -199,8 +237,8 @@ def step_url(name: str, i: int, *, present: bool = True) -> str:
 
     Examples
     --------
-    >>> step_url("wang2017", 2, present=False)
-    'clustering?data=digits&alg=kmeans&max_points=1000&tour=wang2017&step=2'
+    >>> step_url("ting2018", 1, present=False)[:40]
+    'kernel-shapes?psi=16&t=200&gamma=1.0&ref'
     """
     tour = TOURS[name]
     if not 0 <= int(i) < len(tour.steps):
@@ -217,8 +255,8 @@ def parse_step(url: str) -> tuple[str, dict]:
 
     Examples
     --------
-    >>> parse_step(step_url("lu2016", 1))[1]["o_data"]
-    'german'
+    >>> parse_step(step_url("ting2021", 4))[1]["w"]
+    '100'
     """
     parts = urlsplit(url)
     return parts.path.strip("/"), dict(parse_qsl(parts.query))

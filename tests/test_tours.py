@@ -11,6 +11,7 @@ from apptest import charts, open_page
 
 from ikviz import IsolationKernel, claims, tours
 from ikviz.experiments import build_up, kernel_shapes
+from ikviz.params import to_url
 from ikviz.runner import Cancelled
 
 APP = Path(__file__).resolve().parents[1] / "app"
@@ -29,7 +30,7 @@ def _pages() -> set[str]:
 
 
 def _widget_text(value) -> str:
-    return ui._to_url(value)
+    return to_url(value)
 
 
 def test_the_tours_of_the_four_papers():
@@ -45,7 +46,7 @@ def test_every_step_names_a_page_a_claim_and_its_control(name, i):
     step = tours.TOURS[name].steps[i]
     assert step.page in _pages() and (APP / tour_bar.script(step.page)).is_file()
     assert step.title and 2 <= step.text.count(". ") + 1 <= 3, (step.text, "2–3 sentences to say")
-    assert step.control in step.params or step.control is None, "the pinned control is set by the step"
+    assert (step.move is None) == (step.control is None), "the control to move has a link key"
     if step.claim is not None:
         claim = next(c for c in claims.CLAIMS if c.key == step.claim)
         assert claim.paper == tours.TOURS[name].paper and step.published
@@ -98,11 +99,28 @@ def test_every_step_is_valid_for_its_page(name, i, monkeypatch):
     assert "could not be used as given" not in notices, notices
     for key, value in step.params.items():
         if key == figures.SLIDE_KEY:  # which figure presentation mode shows: read in presentation mode alone
-            at = open_page(tour_bar.script(page)[len("views/"):-3], **query, present="1")
-            assert "could not be used as given" not in " ".join(w.value for w in at.warning)
-        widget = f"_w_{key}"
-        assert widget in at.session_state, f"{page} has no control {key!r}"
-        assert _widget_text(at.session_state[widget]) == value, (key, at.session_state[widget])
+            shown = open_page(tour_bar.script(page)[len("views/"):-3], **query, present="1")
+            assert "could not be used as given" not in " ".join(w.value for w in shown.warning)
+            assert shown.session_state[f"_w_{key}"] == int(value)
+            continue
+        scope = [k for k in at.session_state.filtered_state if k.endswith(f":{key}")]
+        assert scope, f"{page} has no setting {key!r}"
+        assert _widget_text(at.session_state[scope[0]]) == value, (key, at.session_state[scope[0]])
+
+
+@pytest.mark.parametrize("name,i", STEPS)
+def test_a_step_of_a_registered_page_is_its_view_run_exactly(name, i):
+    """The step's settings are fields of its view's Params, and its link reads back as the same params."""
+    from ikviz.params import from_query
+
+    step = tours.TOURS[name].steps[i]
+    view = step.view()
+    if view is None:
+        pytest.skip(f"{step.page} is not in ikviz.views")
+    run, params = step.run_params()
+    assert run is view.run and params == view.params(**step.settings)
+    back, notes = from_query(view.params, tours.parse_step(tours.step_url(name, i))[1])
+    assert back == params and not notes
 
 
 # ------------------------------------------------------------------ how IK is built
