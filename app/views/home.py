@@ -1,8 +1,65 @@
-"""Home: what Isolation Kernel is and what each page shows."""
+"""Home: what Isolation Kernel is (its definition as a formula and a picture), the papers, what each page shows."""
 
+import io
+
+import numpy as np
 import streamlit as st
 
 import ui
+
+#: the four papers the app reproduces, with the address of each
+PAPERS = (
+    ("Ting, Zhu & Zhou (2018). Isolation Kernel and Its Effect on SVM. KDD 2018",
+     "https://doi.org/10.1145/3219819.3219990"),
+    ("Ting, Washio, Zhu & Xu (2021). Breaking the curse of dimensionality with Isolation Kernel. arXiv:2109.14198",
+     "https://arxiv.org/abs/2109.14198"),
+    ("Lu, Hoi, Wang, Zhao & Liu (2016). Large Scale Online Kernel Learning. JMLR 17(47)",
+     "https://jmlr.org/papers/v17/14-148.html"),
+    ("Wang, Aggarwal & Liu (2017). Randomized Feature Engineering as a Fast and Accurate Alternative to Kernel "
+     "Methods. KDD 2017", "https://doi.org/10.1145/3097983.3098001"),
+)
+DEFINITION = (r"K_\psi(x, y \mid D) \;=\; \mathbb{E}_{H \sim \mathcal{H}_\psi(D)}"
+              r"\big[\mathbb{1}(x, y \in \theta \mid \theta \in H)\big]"
+              r"\;\approx\; \frac{1}{t} \sum_{i=1}^{t} \mathbb{1}(x, y \in \theta \mid \theta \in H_i)")
+
+
+@st.cache_resource(show_spinner=False)
+def definition_picture(psi: int = 8, t: int = 3, seed: int = 4, size: int = 260) -> tuple[bytes, int]:
+    """t Voronoi partitionings of ψ points drawn from the data, x and y marked: a PNG and how many share a cell."""
+    from PIL import Image, ImageDraw
+
+    rng = np.random.default_rng(seed)
+    data = np.vstack([rng.normal((0.3, 0.35), 0.12, (120, 2)), rng.uniform(0, 1, (60, 2))]).clip(0, 1)
+    x, y = np.array([0.66, 0.70]), np.array([0.80, 0.78])
+    grid = (np.stack(np.meshgrid(np.arange(size), np.arange(size)), -1).reshape(-1, 2) + 0.5) / size
+    pale = np.array([[251, 180, 174], [179, 205, 227], [204, 235, 197], [222, 203, 228], [254, 217, 166],
+                     [255, 255, 204], [229, 216, 189], [253, 218, 236], [242, 242, 242], [200, 230, 240]])
+    panels, same = [], 0
+    for _ in range(t):
+        centres = data[rng.choice(len(data), psi, replace=False)]
+        cell = ((grid[:, None] - centres[None]) ** 2).sum(-1).argmin(1)
+        image = Image.fromarray(pale[cell % len(pale)].reshape(size, size, 3).astype(np.uint8)[::-1])
+        draw = ImageDraw.Draw(image)
+        to_px = lambda p: (p[0] * size, (1 - p[1]) * size)   # noqa: E731
+        for d in data:
+            cx, cy = to_px(d)
+            draw.ellipse((cx - 1.5, cy - 1.5, cx + 1.5, cy + 1.5), fill=(120, 120, 120))
+        for c in centres:
+            cx, cy = to_px(c)
+            draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=(0, 0, 0))
+        for point, colour in ((x, (215, 25, 28)), (y, (43, 131, 186))):
+            cx, cy = to_px(point)
+            draw.rectangle((cx - 6, cy - 6, cx + 6, cy + 6), fill=colour, outline=(0, 0, 0))
+        inside = ((np.stack([x, y])[:, None] - centres[None]) ** 2).sum(-1).argmin(1)
+        same += int(inside[0] == inside[1])
+        panels.append(image)
+    picture = Image.new("RGB", (t * size + (t - 1) * 12, size), (255, 255, 255))
+    for i, image in enumerate(panels):
+        picture.paste(image, (i * (size + 12), 0))
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    return out.getvalue(), same
+
 
 ui.page_header("ikviz — see what the Isolation Kernel does", "")
 
@@ -28,6 +85,18 @@ off faster with distance (on uniform data IK behaves like a Laplacian kernel wit
 smoother, less noisy similarities, and each point gets a sparse feature vector with exactly t ones.
 """
 )
+
+st.subheader("The definition")
+st.latex(DEFINITION)
+png, same = definition_picture()
+st.image(png, caption=f"Three partitionings H₁, H₂, H₃ (t = 3) of ψ = 8 points (black) drawn from the data (grey): "
+                      f"x (red) and y (blue) share a cell in {same} of them, so K(x, y) ≈ {same}/3. Where the data "
+                      f"are dense the sampled points are close and the cells small.")
+st.markdown("Each partitioning also gives every point a one-hot vector of its cell: with t of them, IK is the "
+            "dot product of two points' feature vectors divided by t (a sparse, exact feature map).")
+
+st.subheader("The papers")
+st.markdown("\n".join(f"- [{title}]({url})" for title, url in PAPERS))
 
 st.subheader("Pages")
 st.markdown(
