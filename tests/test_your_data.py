@@ -1,6 +1,7 @@
 """Your data: the checks and their runs, a big file through Dask against the in-memory path, and the page."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -40,12 +41,12 @@ def test_checks_agree_with_known_structure():
     assert res["precision"]["ik"] == 1.0 and "median / mean" in exp.neighbour_verdict(res)
 
 
-def test_single_class_is_refused_with_a_message():
+def test_single_class_is_refused_by_the_svm_and_clustered_without_classes():
     X = np.random.default_rng(0).normal(size=(30, 2))
     with pytest.raises(ValueError, match="at least two classes"):
         exp.svm_check(X, np.zeros(30, dtype=int))
-    with pytest.raises(ValueError, match="at least two classes"):
-        exp.clustering_check(X, np.zeros(30, dtype=int))
+    rows = exp.clustering_check(X, np.zeros(30, dtype=int), psi=8, t=30, k=3)   # nothing to score: k chosen
+    assert [r["k"] for r in rows] == [3, 3] and "ami" not in rows[0] and "silhouette" in rows[0]
 
 
 # ----------------------------------------------------------------- runs (the runner convention)
@@ -65,8 +66,10 @@ def test_runs_load_the_rows_once_and_equal_the_checks_on_those_rows():
     np.testing.assert_array_equal(neighbours["n_eps"]["ik"], exp.neighbour_check(X, data.y, psi=8, t=30, seed=1)
                                   ["n_eps"]["ik"])
     fractions = [f for f, _ in reports]
-    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and "SVM 1 of 4" in reports[0][1]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and reports[0][1].startswith("ik: psi=8")
     assert svm[0]["n_train"] + svm[0]["n_test"] == 50 and svm[0]["stratified"] and svm[0]["of_rows"] == 80
+    assert [r["kernel"] for r in svm] == ["ik", "rbf", "linear"] and len(svm[0]["folds"]) == svm[0]["n_folds"] == 5
+    assert svm[0]["accuracy"] == pytest.approx(np.mean(svm[0]["folds"]))
     assert neighbours["classes"] == ["x", "y"] and (neighbours["rows"], neighbours["of_rows"]) == (50, 80)
 
 
@@ -83,8 +86,7 @@ def test_figures_and_tables_keep_class_names_and_state_the_sample():
     assert "(50 of 80 rows)" in fig.layout.title.text
     svm = exp.svm_check_run(p, memo=memo)
     text = plots.svm_split_text(svm)
-    assert text.startswith("One train/test split of 50 rows (of 80): 35 train, 15 test, stratified")
-    assert "seed 1" in text
+    assert text.startswith("5-fold stratified cross-validation of 50 rows (of 80) (seed 1)")
     neighbours = plots.neighbour_figure(exp.neighbour_check_run(p, memo=memo))
     assert "(50 of 80 rows)" in neighbours.layout.title.text
 
@@ -97,9 +99,10 @@ def test_report_holds_every_check_with_settings_fingerprint_and_version():
     runs = {"svm": (p, fake_svm(p)), "clustering": (p, fake_clustering(p)), "tsne": (p, fake_tsne(p))}
     fp = exp.data_fingerprint(p.source)
     page = plots.report(p.source.title(), runs, fingerprint=fp, data_lines=["80 rows."])
-    assert page.count("<h2>") == 3 and page.count("<table") == 3  # meta + SVM + clustering
+    assert page.count("<h2>") == 4 and page.count("<table") == 3  # summary + 3; meta + SVM + clustering
+    assert page.index("<h2>Summary") < page.index("<h2>SVM")
     assert fp in page and ikviz.__version__ in page and "ψ = 8, t = 30, seed = 1" in page
-    assert page.count("* plotly.js v") == 1 and "mine.csv (your file)" in page
+    assert page.count('<script type="text/javascript">') == 1 and "mine.csv (your file)" in page
     assert "No check has been run" in plots.report("x", {})
 
 
@@ -107,7 +110,7 @@ def test_runs_that_need_classes_say_so_without_a_label():
     raw = ("a,b\n" + "".join(f"{i % 7},{i % 5}\n" for i in range(40))).encode()
     p = exp.CheckParams(exp.Source("upload", "plain.csv", raw), max_rows=50)
     with pytest.raises(ValueError, match="at least two classes"):
-        exp.clustering_check_run(p)
+        exp.svm_check_run(p)
 
 
 # ------------------------------------------------------------------ a file bigger than memory (Dask)
@@ -220,6 +223,15 @@ def test_big_file_paths_are_checked_before_anything_is_read(tmp_path, monkeypatc
 
 
 # ----------------------------------------------------------------- the page
+def plain(text: str) -> str:
+    """A shown text without the backslashes that keep data from being read as Markdown."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def texts(elements) -> str:
+    return " ".join(plain(e.value) for e in elements)
+
+
 def open_page(upload: bytes | None = None, name: str = "mine.csv", **query):
     session = None if upload is None else {"upload_bytes": upload, "upload_name": name}
     return apptest.open_page("your_data", session=session, **query)
@@ -237,9 +249,9 @@ def fake_neighbours(p, *, memo=None, progress=None):
 
 
 def fake_svm(p, *, memo=None, progress=None):
-    return [{"kernel": k, "accuracy": 0.5, "train_s": 0.0, "test_s": 0.0, "params": {}, "n_train": 7, "n_test": 3,
-             "stratified": True, "split_seed": p.seed, "rows": 10, "of_rows": 10}
-            for k in ("ik", "ik-linear", "rbf", "linear")]
+    return [{"kernel": k, "accuracy": 0.5, "mean": 0.5, "sd": 0.1, "folds": [0.4, 0.5, 0.6], "params": {},
+             "n_folds": 3, "n_train": 7, "n_test": 3, "stratified": True, "split_seed": p.seed, "rows": 10,
+             "of_rows": 10} for k in ("ik", "rbf", "linear")]
 
 
 def fake_tsne(p, *, memo=None, progress=None):
@@ -249,7 +261,7 @@ def fake_tsne(p, *, memo=None, progress=None):
 
 
 def fake_clustering(p, *, memo=None, progress=None):
-    return [{"measure": m, "ami": 0.5, "nmi": 0.5} for m in ("ik", "gk")]
+    return [{"measure": m, "ami": 0.5, "nmi": 0.5, "k": 3, "k_from": "classes"} for m in ("ik", "gk")]
 
 
 @pytest.fixture
@@ -269,9 +281,10 @@ def test_bundled_dataset_summary_and_checks_run_from_buttons(fake_checks):
     assert len(apptest.charts(at)) == 2  # neighbours and t-SNE
     assert len(at.dataframe) == 2            # SVM and clustering tables
     assert ASKED == [exp.CheckParams(exp.Source("bundled", "wine"), 500, True, 16, 200, 4)]
-    assert "IK has fewer hubs" in " ".join(m.value for m in at.markdown)
-    assert "split of 10 rows: 7 train, 3 test, stratified by class, seed 4" in " ".join(c.value for c in at.caption)
-    assert "4 of the checks above will be in the report" in " ".join(c.value for c in at.caption)
+    assert "IK has fewer hubs" in texts(at.markdown)
+    assert "3-fold stratified cross-validation of 10 rows (seed 4)" in texts(at.caption)
+    assert "Overall: IK ahead on 1 of 3 check(s) (neighbours)" in texts(at.markdown)
+    assert "4 of the checks above will be in the report" in texts(at.caption)
     assert at.get("download_button")
 
 
@@ -300,7 +313,7 @@ ONLY_IDS = ("id,code\n" + "".join(f"A{i},X{i * 7}\n" for i in range(30))).encode
 @pytest.mark.parametrize("raw, message", [(b"", "empty"), (ONLY_IDS, "no feature column"), (b",,,\n,,,\n", "")])
 def test_bad_uploads_show_the_loader_message(raw, message):
     at = open_page(upload=raw, source="upload a file")
-    errors = " ".join(e.value for e in at.error)
+    errors = texts(at.error)
     assert errors and message in errors.lower(), errors
     assert not at.metric  # nothing pretends to have loaded
 
@@ -308,7 +321,7 @@ def test_bad_uploads_show_the_loader_message(raw, message):
 def test_single_class_upload_explains_which_checks_need_classes():
     at = open_page(upload=b"a,b,label\n1,2,x\n2,3,x\n3,1,x\n4,4,x\n", source="upload a file")
     _label_box(at).set_value("label").run()
-    info = " ".join(i.value for i in at.info)
+    info = texts(at.info)
     assert "at least two classes" in info and not at.error and not at.exception
 
 
@@ -331,7 +344,7 @@ def test_semicolon_file_with_text_id_and_text_label_works_and_keeps_class_names(
     assert not at.error, [e.value for e in at.error]
     assert _label_box(at).value == "cultivar"
     assert [m.value for m in at.metric][:3] == ["60", "4", "3"]   # alcohol, hue, colour one-hot; the ID left out
-    assert "barbera: 20" in " ".join(c.value for c in at.caption)
+    assert "barbera: 20" in texts(at.caption)
     at.button(key="btn_tsne").click().run()
     spec = json.loads(apptest.charts(at)[0].spec)
     assert sorted(tr["name"] for tr in spec["data"] if tr.get("showlegend")) == sorted(CULTIVARS)
@@ -377,8 +390,8 @@ def test_messy_files_work_or_say_what_to_do(case, fake_checks):
     name, raw, (outcome, *expected) = MESSY[case]
     at = open_page(upload=messy_bytes(raw), name=name, source="upload a file")
     assert not at.exception
-    errors = " ".join(e.value for e in at.error).lower()
-    shown = " ".join(e.value for e in list(at.info) + list(at.warning) + list(at.caption)).lower()
+    errors = texts(at.error).lower()
+    shown = texts(list(at.info) + list(at.warning) + list(at.caption)).lower()
     if outcome == "loads":
         metrics, words = expected
         assert not errors, errors
@@ -405,11 +418,11 @@ def test_big_file_page_reads_a_server_path_and_states_the_sample(parquet_folder,
     assert at.selectbox(key="big_label").value == "label"
     at.button(key="btn_big").click().run()
     assert not at.exception and not at.error
-    captions = " ".join(c.value for c in at.caption)
+    captions = texts(at.caption)
     assert "Plots show 500 of 4,000 rows" in captions and "fitted on 800 rows drawn by row index" in captions
     assert "held-out" in " ".join(at.dataframe[0].value.columns)
     assert [m.value for m in at.metric][:3] == ["500", "4", "2"]
-    assert "Cell purity over all 4,000 rows" in " ".join(m.value for m in at.markdown)
+    assert "Cell purity over all 4,000 rows" in texts(at.markdown)
 
 
 def test_big_file_page_explains_a_bad_path_and_one_outside_the_data_root(parquet_folder, monkeypatch):
@@ -422,14 +435,14 @@ def test_big_file_page_explains_a_bad_path_and_one_outside_the_data_root(parquet
     assert not outside.button and not outside.metric
 
 
-def test_libsvm_with_nan_loads_once_rows_with_missing_values_are_dropped(fake_checks):
+def test_libsvm_with_nan_drops_its_lines_by_default_and_refuses_them_on_request(fake_checks):
     name, raw, _ = MESSY["LIBSVM with nan"]
     at = open_page(upload=messy_bytes(raw), name=name, source="upload a file")
-    assert "drop rows with missing values" in at.error[0].value        # the message points to the checkbox ...
-    box = next(c for c in at.checkbox if c.label == "drop rows with missing values")
-    box.check().run()                                                   # ... which is there to tick
     assert not at.error and not at.exception
-    assert [m.value for m in at.metric][:2] == ["39", "2"]             # line 8 left out
+    assert [m.value for m in at.metric][:2] == ["39", "2"]             # line 8 left out, with a note
+    assert "lines 8" in texts(at.info)
+    next(s for s in at.selectbox if s.label == "missing values").set_value("error").run()
+    assert "not a number" in texts(at.error) and "lines 8" in texts(at.error) and not at.metric
 
 
 def test_presentation_mode_shows_one_check_figure_at_a_time(fake_checks):

@@ -55,6 +55,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import minmax_scale
 
 from .._validation import check_dense_size, check_matrix
+from ..params import setting
 from ..kernels import rbf
 from ..measures import k_nearest, k_occurrence, n_eps, precision_at_k, skewness
 from ..measures.similarities import gaussian_gamma
@@ -521,12 +522,17 @@ class CheckParams:
     """One check's view: the data, how many rows, scaling, the Isolation Kernel's settings, clusters (0: estimated)."""
 
     source: Source = Source()
-    max_rows: int = 2000
-    scale: bool = True
-    psi: int = 32
-    t: int = 200
-    seed: int = 0
-    k: int = 0
+    max_rows: int = setting(2000, "rows used by the checks (at most)", choices=(500, 1000, 2000, 5000),
+                            help="Larger data are subsampled at random, with a notice.")
+    scale: bool = setting(True, "min-max scale features to [0, 1]",
+                          help="The papers scale every feature to [0, 1] before comparing kernels.")
+    psi: int = setting(32, "IK ψ", choices=(4, 8, 16, 32, 64, 128, 256),
+                       help="Points per partitioning; the SVM and regression checks also try 8, 32 and 128.")
+    t: int = setting(200, "IK t", choices=(50, 100, 200, 500), help="Partitionings of the Isolation Kernel.")
+    seed: int = setting(0, "seed", low=0, high=10_000, step=1)
+    k: int = setting(0, "clusters without classes (0: estimated)", low=0, high=30, step=1,
+                     help="Unlabelled data: spectral clustering into this many clusters; 0 estimates k from the "
+                          "eigengap of the IK affinity.")
 
     def settings(self) -> dict:
         """The settings in words, for tables and reports."""
@@ -908,13 +914,40 @@ def numbers(results: dict, params: CheckParams | None = None) -> dict:
     return out
 
 
-def task_of(p: CheckParams, *, memo: Memo | None = None) -> str | None:
-    """What the label of ``p``'s rows asks for: "classification" (two classes or more), "regression" or None."""
-    memo, _ = resolve(memo, None)
-    data = memo(load_source)(p.source, p.max_rows, p.seed)
+def data_task(data) -> str | None:
+    """What a :class:`~ikviz.data.upload.UserData`'s label asks for: "classification" (two classes or more),
+    "regression" (numbers) or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.data.upload import UserData
+    >>> from ikviz.experiments.your_data import data_task
+    >>> data_task(UserData(np.zeros((3, 1)), np.array([0, 1, 0]), ["x"])), data_task(UserData(np.zeros((3, 1)), None, ["x"]))
+    ('classification', None)
+    """
     if getattr(data, "task", None) == "regression":
         return "regression"
     return "classification" if two_classes(data.y) else None
+
+
+def page_checks(task: str | None) -> list[str]:
+    """The checks a page lists for data whose label asks for ``task``: those that apply, and those that need
+    classes (to say why they do not run); the regression check only for a numeric target.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import page_checks
+    >>> page_checks(None), page_checks("regression")[1]
+    (['neighbours', 'svm', 'tsne', 'clustering'], 'svm')
+    """
+    return [name for name in CHECKS if applicable(name, task) or not CHECKS[name].needs_numbers]
+
+
+def task_of(p: CheckParams, *, memo: Memo | None = None) -> str | None:
+    """:func:`data_task` of ``p``'s rows."""
+    memo, _ = resolve(memo, None)
+    return data_task(memo(load_source)(p.source, p.max_rows, p.seed))
 
 
 def data_fingerprint(source: Source, data=None) -> str:
@@ -940,7 +973,7 @@ MAX_CELL_CLASSES = 20
 
 
 def data_root() -> Path | None:
-    """The folder typed paths must lie in (``$IKVIZ_DATA_ROOT``), or None when unrestricted."""
+    """The folder typed paths must lie in (``$IKVIZ_DATA_ROOT``), or None: reading files on the server is off."""
     root = os.environ.get(DATA_ROOT_ENV, "").strip()
     return Path(root).expanduser().resolve() if root else None
 
@@ -955,52 +988,71 @@ def path_help() -> str:
     True
     """
     root = data_root()
-    where = (f"Only paths inside {root} can be read ({DATA_ROOT_ENV})." if root else
-             f"Any folder this server can read is allowed: set {DATA_ROOT_ENV} to restrict typed paths to "
-             "one folder.")
+    where = (f"Only paths inside {root} can be read ({DATA_ROOT_ENV}); a relative path is taken from there." if root
+             else f"Reading files on this server is off: set {DATA_ROOT_ENV} to the folder it may read.")
     return ("Read with Dask, never loaded whole: the kernel is fitted on rows drawn by row index, every row is "
             "mapped to its cells, IK + OGD and FOGD learn from every row. Only Parquet (.parquet, .pq) and CSV "
             f"(.csv) files are opened. {where}")
 
 
-def check_data_path(path: str) -> str:
-    """``path`` if it names Parquet/CSV data the server may read, else a ``ValueError`` saying why.
+def _refusal(text: str) -> ValueError:
+    """The one refusal of a typed path, whatever the reason (missing, outside the root, not data): no oracle."""
+    shown = text if len(text) <= 200 else text[:200] + "…"
+    return ValueError(f"No Parquet or CSV data this server may read at {shown!r}. Type the path of a .parquet, .pq "
+                      f"or .csv file, a folder or a glob of them, inside the folder {DATA_ROOT_ENV} names.")
 
-    Only Parquet and CSV files are opened. With ``$IKVIZ_DATA_ROOT`` set, the
-    path and every file it names (after following links) must lie inside that
-    folder, so a visitor cannot read other files of the server by typing their
-    path. Only names are looked at here, never the files' contents.
+
+def check_data_path(path: str) -> str:
+    """``path`` as an absolute path if it names Parquet/CSV data the server may read, else a ``ValueError``.
+
+    Off unless ``$IKVIZ_DATA_ROOT`` is set. The path (relative ones are taken
+    from the root) is normalised as text and checked to lie inside the root
+    before anything on disk is looked at; only then are the files it names
+    found, each followed through links and checked again, and each must be a
+    Parquet or CSV file. Every refusal reads the same, so a typed path tells
+    nothing about what exists outside the data (``root/*/../../../etc/shadow``
+    is refused like a missing file). Never opens a file.
 
     Examples
     --------
+    >>> import os
     >>> from ikviz.experiments.your_data import check_data_path
-    >>> check_data_path("/no/such/folder")
+    >>> os.environ.pop("IKVIZ_DATA_ROOT", None) and None
+    >>> check_data_path("/etc/passwd")
     Traceback (most recent call last):
     ...
-    ValueError: No file or folder at /no/such/folder.
+    ValueError: Reading files on this server is off: set IKVIZ_DATA_ROOT to the folder it may read.
     """
+    from ..data._parse import check_path_text
     from ..scale.io import find_files
 
-    text = str(path).strip()
+    text = check_path_text(str(path)).strip()
+    root = data_root()
+    if root is None:
+        raise ValueError(f"Reading files on this server is off: set {DATA_ROOT_ENV} to the folder it may read.")
     if not text:
         raise ValueError("Type the path of a Parquet or CSV file, a folder of them, or a glob.")
-    root = data_root()
-    glob = any(ch in text for ch in "*?[")
-    start = Path(text.split("*")[0].split("?")[0].split("[")[0] or ".").expanduser().resolve()
-    if root is not None and not start.is_relative_to(root):
-        raise ValueError(f"{text} is outside the folder this server reads data from ({DATA_ROOT_ENV}={root}).")
-    if not glob and not start.exists():
-        raise ValueError(f"No file or folder at {text}.")
-    if not glob and start.is_file() and start.suffix.lower() not in DATA_SUFFIXES:
-        raise ValueError(f"{start.name} is not a Parquet or CSV file (expected one of {', '.join(DATA_SUFFIXES)}).")
-    for file in find_files(text):
+    full = os.path.normpath(os.path.join(str(root), os.path.expanduser(text)))   # text only: no stat, no glob
+    if not Path(full).is_relative_to(root):
+        raise _refusal(text)
+    glob = any(ch in full for ch in "*?[")
+    if not glob:
+        real = Path(full).resolve()
+        if not real.is_relative_to(root) or not real.exists():
+            raise _refusal(text)
+        if real.is_file() and real.suffix.lower() not in DATA_SUFFIXES:
+            raise _refusal(text)
+    try:
+        files = find_files(full)
+    except (ValueError, OSError):
+        raise _refusal(text) from None
+    if not files:
+        raise _refusal(text)
+    for file in files:
         real = Path(file).resolve()
-        if real.suffix.lower() not in DATA_SUFFIXES:
-            raise ValueError(f"{file} is not a Parquet or CSV file (expected one of {', '.join(DATA_SUFFIXES)}).")
-        if root is not None and not real.is_relative_to(root):
-            raise ValueError(f"{file} leads outside the folder this server reads data from "
-                             f"({DATA_ROOT_ENV}={root}).")
-    return text
+        if real.suffix.lower() not in DATA_SUFFIXES or not real.is_relative_to(root):
+            raise _refusal(text)
+    return full
 
 
 def guess_label(columns: list[str]) -> str | None:

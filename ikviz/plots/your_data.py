@@ -97,6 +97,28 @@ def summary_texts(summary: dict) -> dict[str, str]:
                         if summary["class_counts"] else "")}
 
 
+def summary_texts_of(data) -> dict:
+    r"""What the page shows above the checks: four metrics, the notes, constant columns and class counts in words.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import read_table
+    >>> from ikviz.plots.your_data import summary_texts_of
+    >>> out = summary_texts_of(read_table("x,y,c\n1,0,a\n2,0,b\n3,0,a\n", label="c"))
+    >>> out["metrics"], out["constant"][:16]
+    ({'rows': '3', 'features': 2, 'classes': 2, 'constant columns': 1}, 'Constant columns')
+    """
+    from ..data.upload import summary
+
+    s = summary(data)
+    texts = summary_texts(s)
+    target = "numeric target" if s.get("task") == "regression" else "classes"
+    value = "yes" if s.get("task") == "regression" else (s["classes"] or "none")
+    return {"metrics": {"rows": f"{s['rows']:,}", "features": s["features"], target: value,
+                        "constant columns": len(s["constant_columns"])},
+            "notes": s["notes"], **texts}
+
+
 def data_lines(data) -> list[str]:
     """The data a report ran on, for its head: rows, features and classes, then the notes on the data.
 
@@ -105,11 +127,13 @@ def data_lines(data) -> list[str]:
     >>> from ikviz.data.upload import read_table
     >>> from ikviz.plots.your_data import data_lines
     >>> data_lines(read_table("x,c\\n1,a\\n2,b\\n3,a\\n", label="c"))
-    ['3 rows, 1 features, classes: a, b.']
+    ['3 rows, 1 features, classes: a, b. Missing values: rows with missing values refused.']
     """
-    return [f"{len(data.X):,} rows, {data.X.shape[1]} features"
-            + (f", classes: {', '.join(map(str, data.classes))}" if data.y is not None else ", no label") + "."
-            ] + list(data.notes)
+    task = getattr(data, "task", None)
+    what = (f", classes: {', '.join(map(str, data.classes))}" if task == "classification" else
+            f", a numeric target ({data.label_name})" if task == "regression" else ", no label")
+    missing = f" Missing values: {data.missing}." if getattr(data, "missing", "") else ""
+    return [f"{len(data.X):,} rows, {data.X.shape[1]} features{what}.{missing}"] + list(data.notes)
 
 
 def stale_text(old, new, held: bool) -> str:
