@@ -23,8 +23,10 @@ def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_s
     nearest anchor is x_i itself, use the second nearest anchor"). Any other anchor,
     even at distance 0 (a duplicate row), is a candidate like every other.
 
-    Writes ``cols[i, s] = col_ptr[s] + j`` (j the nearest anchor, the lowest index on a
-    tie) and ``dmin[i, s]`` the Euclidean distance to it. With ``want_sums``,
+    Writes ``cols[i, s] = col_ptr[s] + j`` (j the nearest anchor, the lowest index on an
+    exact tie: candidates are found with the matrix product and, within its rounding
+    error of the best, ranked by their exact distances) and ``dmin[i, s]`` the
+    Euclidean distance to it. With ``want_sums``,
     ``sums[i, s]`` gets the summed distances from row i to all of set s's anchors, its
     own included (for D_avg, the mean over all r x N anchor-point distances).
     """
@@ -39,6 +41,8 @@ def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_s
         a_t = anchors_t[anchor_ptr[s]:anchor_ptr[s] + m * r].reshape((m, r))
         a_sq = anchor_sq[c0:c0 + r]
         rows = stop - start
+        # error bound of |x|^2 + |a|^2 - 2 x.a, relative to |x|^2 + |a|^2
+        slack = 4.0 * (m + 2) * 2.220446049250313e-16
         xs = np.empty((rows, m))
         for i in range(rows):
             for q in range(m):
@@ -53,6 +57,7 @@ def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_s
             # winner is always a valid anchor, whatever the values
             best = 1 if me >= 0 and anchor_rows[c0] == me else 0
             best_v = np.inf
+            best_tol = 0.0
             total = 0.0
             for j in range(r):
                 d2 = max(x_sq + a_sq[j] - 2.0 * dots[i, j], 0.0)
@@ -63,11 +68,27 @@ def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_s
                 if d2 < best_v:
                     best_v = d2
                     best = j
-            # exact distance for the winner: the expansion loses digits for close points
+                    best_tol = slack * (x_sq + a_sq[j])
+            # The expansion's rounding can reorder anchors whose distances differ by less than its error
+            # (and break an exact tie either way): rank every anchor within that error of the best by its
+            # exact distance, the lowest index winning an exact tie.
             acc = 0.0
             for q in range(m):
                 diff = xs[i, q] - a_t[q, best]
                 acc += diff * diff
+            for j in range(r):
+                if j == best or (me >= 0 and anchor_rows[c0 + j] == me):
+                    continue
+                d2 = x_sq + a_sq[j] - 2.0 * dots[i, j]
+                if d2 - slack * (x_sq + a_sq[j]) > best_v + best_tol:
+                    continue
+                exact = 0.0
+                for q in range(m):
+                    diff = xs[i, q] - a_t[q, j]
+                    exact += diff * diff
+                if exact < acc or (exact == acc and j < best):
+                    acc = exact
+                    best = j
             cols[start + i, s] = c0 + best
             dmin[start + i, s] = np.sqrt(acc)
             if want_sums:

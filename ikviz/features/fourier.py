@@ -5,6 +5,13 @@ a shift-invariant kernel k(x - y) by D random frequencies drawn from the kernel'
 Fourier transform. scikit-learn's ``RBFSampler`` already implements the map in its
 random-phase form sqrt(2/D) cos(u . x + b) (same expectation as the paper's
 (sin, cos) pairs); it is reused here for both kernels, only the frequencies differ.
+
+The map is applied to ``x - c``, ``c`` the fitted data's per-feature midrange
+(``centre_``): a constant shift of the phases, which leaves the map's
+distribution (b uniform) and so the kernel it approximates unchanged, but keeps
+u . x free of the cancellation that made a row far from the origin (1e6 and
+beyond) lose its phase. The product is computed row by row in a fixed order
+(:func:`fourier_map`), so a row alone gets bit for bit its features in a batch.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from numba import njit, prange
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.utils import check_random_state
@@ -21,6 +29,39 @@ from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import check_dense_size, validate_data
 
 KERNELS = ("gaussian", "laplacian")
+#: below this many rows the map runs on one thread: starting the pool would cost more
+_SERIAL_ROWS = 256
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fourier_row(X, i, W, b, scale, out):
+    d = X.shape[1]
+    D = W.shape[1]
+    for j in range(D):
+        out[i, j] = b[j]
+    for q in range(d):
+        xq = X[i, q]
+        for j in range(D):
+            out[i, j] += xq * W[q, j]
+    for j in range(D):
+        out[i, j] = scale * np.cos(out[i, j])
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def _fourier_par(X, W, b, scale, out):
+    for i in prange(X.shape[0]):
+        _fourier_row(X, i, W, b, scale, out)
+
+
+@njit(cache=True, nogil=True)
+def _fourier_ser(X, W, b, scale, out):
+    for i in range(X.shape[0]):
+        _fourier_row(X, i, W, b, scale, out)
+
+
+def fourier_map(X, W, b, scale, out):
+    """Random Fourier features ``out = scale * cos(X @ W + b)`` (RBFSampler's map), row by row."""
+    (_fourier_ser if X.shape[0] < _SERIAL_ROWS else _fourier_par)(X, W, b, scale, out)
 
 
 class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -44,6 +85,8 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     ----------
     sampler_ : sklearn.kernel_approximation.RBFSampler
         The fitted map (its ``random_weights_`` hold the frequencies).
+    centre_ : ndarray of shape (n_features,)
+        The fitted data's per-feature midrange; the map is applied to ``x - centre_``.
     n_features_in_ : int
         Number of input features.
 
@@ -79,7 +122,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Draw the random frequencies for ``X``'s number of features (the values of ``X`` are not used).
+        """Draw the random frequencies for ``X``'s number of features and record its midrange (``centre_``).
 
         Parameters
         ----------
@@ -102,6 +145,8 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
             raise ValueError(f"gamma={self.gamma!r} is so large that the random frequencies overflow; "
                              "use a smaller gamma (rescale the data instead).")
         self.sampler_ = sampler
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        self.centre_ = lo * 0.5 + hi * 0.5  # halves first: lo + hi could overflow
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -120,12 +165,13 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         check_dense_size(X.shape[0], int(self.n_components), None, "The random Fourier features",
                          "Transform the rows in batches, or use fewer n_components.")
         s = self.sampler_
+        D = int(s.n_components)
+        out = np.empty((X.shape[0], D))
         with np.errstate(over="ignore", invalid="ignore"):
-            proj = X @ s.random_weights_
-            proj += s.random_offset_
-        if not np.isfinite(proj).all():
-            raise ValueError("X has values so large that their projections on the random frequencies "
-                             "overflow; rescale X (or lower gamma).")
-        np.cos(proj, out=proj)
-        proj *= (2.0 / s.n_components) ** 0.5  # as RBFSampler.transform
-        return proj
+            fourier_map(X - self.centre_, np.ascontiguousarray(s.random_weights_, dtype=np.float64),
+                        np.ascontiguousarray(s.random_offset_, dtype=np.float64), (2.0 / D) ** 0.5, out)
+        if not np.isfinite(out).all():
+            raise ValueError("X has values so far from the data the map was fitted on that their projections on "
+                             "the random frequencies overflow; rescale X the way the fitted data was scaled "
+                             "(or lower gamma).")
+        return out

@@ -81,7 +81,13 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     anchor_rows_ : list of ndarray
         The rows of the fitted ``X`` each set's anchors were sampled from.
     d_avg_ : ndarray of shape (n_sets,)
-        Mean point-to-anchor distance of each set on the fitted data.
+        Mean point-to-anchor distance of each set on the fitted data (in
+        units of ``2 ** value_exponent_``).
+    value_exponent_ : int
+        0, unless the fitted data's distances exceed the float range (data
+        spread near 1e308): then distances, ``d_avg_`` and the feature values
+        are all given in units of ``2 ** value_exponent_``, so they stay
+        finite (a common scale, which a linear model on the features absorbs).
     subspace_ : str
         The subspace mode used ("supervised" or "unsupervised").
     n_features_in_ : int
@@ -215,7 +221,12 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         for start in range(0, n, _ROW_CHUNK):
             _, _, sums = self._nearest(Z[start:start + _ROW_CHUNK], None, want_sums=True)
             totals += sums.sum(axis=0)
-        self.d_avg_ = np.ldexp(totals / (n * counts), self._power)
+        d_avg = totals / (n * counts)  # in the normalised frame
+        # distances of data spread near the float maximum overflow in the data's own units: give them all
+        # (D_avg, and so every feature) in units of a power of two that keeps them finite
+        top = math.frexp(float(d_avg.max()))[1] + self._power if d_avg.max() > 0 else 0
+        self.value_exponent_ = max(0, top - 1023)
+        self.d_avg_ = np.ldexp(d_avg, self._power - self.value_exponent_)
         return X
 
     def _normalise(self, X) -> np.ndarray:
@@ -284,7 +295,9 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             ids = None if row_ids is None else row_ids[start:stop]
             cols, dmin, _ = self._nearest(Z[start:stop], ids)
             indices[start:stop] = cols
-            data[start:stop] = np.maximum(self.d_avg_ - np.ldexp(dmin, self._power), floor)
+            with np.errstate(over="ignore"):  # a row far beyond the fitted data: D_min inf, the floor applies
+                data[start:stop] = np.maximum(self.d_avg_ - np.ldexp(dmin, self._power - self.value_exponent_),
+                                              floor)
         indptr = np.arange(0, n * n_sets + 1, n_sets, dtype=np.int64)
         out = sp.csr_matrix((data.ravel(), indices.ravel(), indptr), shape=(n, int(self._col_ptr[-1])))
         out.has_sorted_indices = True  # column blocks increase with the set index

@@ -2,10 +2,18 @@
 
 Each adds to scikit-learn's pairwise kernels the papers' parameterisations,
 input checks (declared with scikit-learn's ``validate_params``), a guard on
-the dense result size, and sound numerics: distances are taken after the data
-are centred and scaled by a power of two, so that columns far from the origin
-(timestamps, offsets of 1e15) or at extreme magnitudes (1e300, 1e-300) give
-the same kernel values as the same data near the origin, never NaN.
+the dense result size, and sound numerics. The Gaussian and Laplacian kernels
+are computed pair by pair from the coordinate differences (:func:`_kernel_pairs`),
+never from ``|x|^2 - 2 x.y + |y|^2``, which cancels for data far from the
+origin or of large magnitude (at 1e8 it turned K(x, x) into 0). So
+
+* K(x, x) = 1 exactly, whatever the data;
+* a value depends only on its pair of rows and the parameter: a row alone
+  gives bit for bit the same values as the same row in a batch;
+* columns far from the origin (timestamps, offsets of 1e15) or at extreme
+  magnitudes (1e300, 1e-300) give the kernel of the differences, never NaN:
+  a pair's differences are scaled by a power of two when their squares would
+  overflow or underflow.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.metrics.pairwise import euclidean_distances, manhattan_distances
+from numba import njit, prange
 from sklearn.neighbors import NearestNeighbors
 
 from .._sklearn import Interval, validate_params
@@ -67,19 +75,100 @@ def normalise(*arrays):
     return (*out, e)
 
 
-def _squared_distances(X, Y):
-    """Squared Euclidean distances of normalised copies, and the exponent to undo the scaling (x 4**e)."""
-    Xs, Ys, e = normalise(X, Y)
-    return euclidean_distances(Xs, Ys, squared=True), e
+#: a pair whose sum of squared (q = 2) or absolute (q = 1) differences lies in [2**-_SAFE, 2**_SAFE] is
+#: exact as summed: no term overflowed, and those that underflowed are below its last digit
+_SAFE = 800.0
+#: rows of Y per tile: a tile of Y (about 128 KiB) stays in cache while a few rows of X pass over it
+_TILE_VALUES = 16384
 
 
-def _exp_neg(scaled, e2, gamma):
-    """exp(-gamma * scaled * 2**e2) without overflow warnings (inf -> 0 and underflow are the true limits)."""
-    with np.errstate(over="ignore", under="ignore"):
-        arg = np.ldexp(scaled, e2)
-        arg *= gamma
-        np.negative(arg, out=arg)
-        return np.exp(arg, out=arg)
+@njit(cache=True, nogil=True)
+def _rescaled(x, y, gamma, q):
+    """``gamma * ||x - y||_q ** q`` for a pair whose plain sum overflowed or underflowed.
+
+    The differences are scaled by the power of two of the largest one (taken
+    on halved values when a difference overflows), which is exact; ``gamma``
+    times the sum is then assembled from mantissas and exponents, so the
+    result is inf or 0 only where the true value is beyond the float range.
+    """
+    d = x.shape[0]
+    largest = 0.0
+    for f in range(d):
+        diff = abs(x[f] - y[f])
+        if diff > largest:
+            largest = diff
+    if largest == 0.0:
+        return 0.0
+    half = not math.isfinite(largest)
+    if half:
+        largest = 0.0
+        for f in range(d):
+            diff = abs(0.5 * x[f] - 0.5 * y[f])
+            if diff > largest:
+                largest = diff
+    p = math.frexp(largest)[1]
+    acc = 0.0
+    for f in range(d):
+        diff = abs(0.5 * x[f] - 0.5 * y[f]) if half else abs(x[f] - y[f])
+        diff = math.ldexp(diff, -p)
+        acc += diff * diff if q == 2 else diff
+    if half:
+        p += 1
+    g_m, g_e = math.frexp(gamma)
+    a_m, a_e = math.frexp(acc)
+    return math.ldexp(g_m * a_m, g_e + a_e + q * p)
+
+
+@njit(parallel=True, cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _kernel_args(X, Y, gamma, q, out):
+    """``out[i, j] = gamma * ||X[i] - Y[j]||_q ** q`` for q = 2 (squared Euclidean) or q = 1 (l1).
+
+    Each pair is summed from its coordinate differences in an order fixed by
+    the number of features alone, so a value depends on its pair only (not on
+    the other rows, the tiles or the threads), and identical rows give exactly
+    0. A pair whose plain sum left the safe range goes through :func:`_rescaled`.
+    """
+    n_x, d = X.shape
+    n_y = Y.shape[0]
+    rows_y = max(1, min(n_y, _TILE_VALUES // max(d, 1)))
+    lo = 2.0 ** -_SAFE
+    hi = 2.0 ** _SAFE
+    for block in prange((n_x + 7) // 8):
+        i0 = block * 8
+        i1 = min(n_x, i0 + 8)
+        for j0 in range(0, n_y, rows_y):
+            j1 = min(n_y, j0 + rows_y)
+            for i in range(i0, i1):
+                x = X[i]
+                for j in range(j0, j1):
+                    y = Y[j]
+                    acc = 0.0
+                    if q == 2:
+                        for f in range(d):
+                            t = x[f] - y[f]
+                            acc += t * t
+                    else:
+                        for f in range(d):
+                            acc += abs(x[f] - y[f])
+                    if lo <= acc <= hi:
+                        out[i, j] = gamma * acc
+                    else:  # 0 (identical rows, or every term underflowed), tiny, huge or overflowed
+                        out[i, j] = _rescaled(x, y, gamma, q)
+
+
+def _pairs(X, Y, gamma, q, take_exp=True):
+    """``exp(-gamma * ||x - y||_q ** q)`` (or, without ``take_exp``, its argument) for checked float64 matrices.
+
+    See :func:`_kernel_args`: exact 1 for identical rows, each value a function of its pair alone.
+    """
+    out = np.empty((X.shape[0], Y.shape[0]))
+    _kernel_args(np.ascontiguousarray(X, dtype=np.float64), np.ascontiguousarray(Y, dtype=np.float64),
+                 float(gamma), int(q), out)
+    if take_exp:
+        np.negative(out, out=out)
+        with np.errstate(under="ignore"):
+            np.exp(out, out=out)
+    return out
 
 
 @validate_params({"X": ["array-like"], "Y": ["array-like", None], "gamma": POSITIVE, "dense_budget": BUDGET},
@@ -110,8 +199,7 @@ def rbf(X, Y=None, gamma: float = 1.0, dense_budget=None) -> np.ndarray:
            [0.6065, 1.    ]])
     """
     X, Y = _pair(X, Y, dense_budget)
-    sq, e = _squared_distances(X, Y)
-    return _exp_neg(sq, 2 * e, float(gamma))
+    return _pairs(X, Y, gamma, 2)
 
 
 @validate_params({"X": ["array-like"], "Y": ["array-like", None], "gamma": POSITIVE, "dense_budget": BUDGET},
@@ -145,8 +233,7 @@ def laplacian(X, Y=None, gamma: float = 1.0, dense_budget=None) -> np.ndarray:
 
 
 def _laplacian(X, Y, gamma):
-    Xs, Ys, e = normalise(X, Y)
-    return _exp_neg(manhattan_distances(Xs, Ys), e, gamma)
+    return _pairs(X, Y, gamma, 1)
 
 
 @validate_params({"X": ["array-like"], "Y": ["array-like", None],
@@ -336,6 +423,6 @@ def adaptive_gaussian(X, Y=None, k: int = 7, reference=None, dense_budget=None) 
         k = _check_k(k, Rs.shape[0], "reference", exclude_self=False)
         sx = _local_scale(Xs, Rs, k, exclude_self=False)
         sy = sx if Y is None else _local_scale(Ys, Rs, k, exclude_self=False)
-    sq = euclidean_distances(Xs, Ys, squared=True)
+    sq = _pairs(Xs, Ys, 1.0, 2, take_exp=False)  # exactly 0 for identical rows: K(x, x) = 1
     with np.errstate(over="ignore", under="ignore"):
         return np.exp(-sq / np.outer(sx, sy))

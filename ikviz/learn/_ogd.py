@@ -8,8 +8,8 @@ multi-class hinge loss 1 - (w_y - w_s) . z, s the best wrong class (Alg. 3). The
 weights are updated in place, so a stream can be processed chunk by chunk with the
 same result as in one piece.
 
-The dense feature maps (random Fourier features, Gaussian Nyström) are computed
-here row by row, with loops whose order does not depend on how many rows are
+The dense feature maps (Gaussian Nyström here; random Fourier features in
+:func:`ikviz.features.fourier.fourier_map`) are computed row by row, with loops whose order does not depend on how many rows are
 mapped at once: a row gets bit-for-bit the same features alone, in a batch or in
 another chunking of the stream (a BLAS product does not promise that).
 """
@@ -150,20 +150,6 @@ def _kernel_scores_row(X, i, support, alpha, gamma, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fourier_row(X, i, W, b, scale, out):
-    d = X.shape[1]
-    D = W.shape[1]
-    for j in range(D):
-        out[i, j] = b[j]
-    for q in range(d):
-        xq = X[i, q]
-        for j in range(D):
-            out[i, j] += xq * W[q, j]
-    for j in range(D):
-        out[i, j] = scale * np.cos(out[i, j])
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _nystroem_row(X, i, basis_t, gamma, components, out, kv):
     # basis_t is (d, B): the inner loops run over basis points, with no reduction to reorder
     d, B = basis_t.shape
@@ -219,23 +205,6 @@ def _kernel_scores_ser(X, support, alpha, gamma, out):
 def kernel_scores(X, support, alpha, gamma, out):
     """``out[i, r] = sum_s alpha[s, r] exp(-gamma |x_i - support_s|^2)``: the budgeted kernel model's scores."""
     (_kernel_scores_ser if X.shape[0] < SERIAL_ROWS else _kernel_scores_par)(X, support, alpha, gamma, out)
-
-
-@njit(parallel=True, cache=True, nogil=True)
-def _fourier_par(X, W, b, scale, out):
-    for i in prange(X.shape[0]):
-        _fourier_row(X, i, W, b, scale, out)
-
-
-@njit(cache=True, nogil=True)
-def _fourier_ser(X, W, b, scale, out):
-    for i in range(X.shape[0]):
-        _fourier_row(X, i, W, b, scale, out)
-
-
-def fourier_map(X, W, b, scale, out):
-    """Random Fourier features ``out = scale * cos(X @ W + b)`` (RBFSampler's map), row by row."""
-    (_fourier_ser if X.shape[0] < SERIAL_ROWS else _fourier_par)(X, W, b, scale, out)
 
 
 @njit(parallel=True, cache=True, nogil=True)

@@ -38,10 +38,11 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import validate_data
 from ..features import LowRankNystroem, RandLocal, RandomFourierFeatures
+from ..features.fourier import fourier_map
 from ..kernels import IsolationKernel
 from ..kernels.isolation import METHODS as IK_METHODS
 from .._dask import is_dask_array
-from ._ogd import (dense_scores, fourier_map, gaussian_nystroem_map, kernel_ogd_budget, kernel_scores,
+from ._ogd import (dense_scores, gaussian_nystroem_map, kernel_ogd_budget, kernel_scores,
                    ogd_dense, ogd_sparse, sparse_scores)
 
 __all__ = ["FOGDClassifier", "NOGDClassifier", "IKOGDClassifier", "RandLocalOGDClassifier"]
@@ -483,7 +484,7 @@ class FOGDClassifier(_OnlineClassifier):
         "gamma": [Interval(Real, 0, np.inf, closed="neither")],
         "random_state": ["random_state"],
     }
-    _STATE = _OnlineClassifier._STATE + ("_weights", "_offset")
+    _STATE = _OnlineClassifier._STATE + ("_weights", "_offset", "_centre")
 
     def __init__(self, n_components=400, gamma=_LU2016_GAMMA, eta=0.2, random_state=None):
         self.n_components = n_components
@@ -497,13 +498,14 @@ class FOGDClassifier(_OnlineClassifier):
         self.feature_map_ = rff
         self._weights = np.ascontiguousarray(rff.sampler_.random_weights_, dtype=np.float64)
         self._offset = np.ascontiguousarray(rff.sampler_.random_offset_, dtype=np.float64)
+        self._centre = rff.centre_
         return int(self.n_components)
 
     def _transform(self, X) -> np.ndarray:
         D = self._weights.shape[1]
         out = np.empty((X.shape[0], D))
         with np.errstate(invalid="ignore", over="ignore"):
-            fourier_map(X, self._weights, self._offset, math.sqrt(2.0 / D), out)
+            fourier_map(X - self._centre, self._weights, self._offset, math.sqrt(2.0 / D), out)
         if not np.isfinite(out).all():
             raise ValueError("X has values so large that their projections on the random frequencies overflow; "
                              "rescale X (or lower gamma).")
