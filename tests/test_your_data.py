@@ -1,6 +1,7 @@
 """Your data: the checks and their runs, a big file through Dask against the in-memory path, and the page."""
 
 import json
+import os
 import re
 
 import numpy as np
@@ -127,8 +128,14 @@ def parquet_folder(tmp_path_factory):
     folder = tmp_path_factory.mktemp("big")
     frame.iloc[:2500].to_parquet(folder / "part0.parquet")
     frame.iloc[2500:].to_parquet(folder / "part1.parquet")
+    before = os.environ.get(exp.DATA_ROOT_ENV)
+    os.environ[exp.DATA_ROOT_ENV] = str(tmp_path_factory.getbasetemp())   # reading server files is off without it
     yield folder, X, y
     close_shared_client()  # the embedded cluster of this process: not left to the next test module
+    if before is None:
+        os.environ.pop(exp.DATA_ROOT_ENV, None)
+    else:
+        os.environ[exp.DATA_ROOT_ENV] = before
 
 
 BIG = exp.BigFileParams("", label="label", psi=16, t=50, prefix=500, sample_rows=300, seed=3)
@@ -206,20 +213,41 @@ def test_big_file_errors_name_the_problem(parquet_folder, tmp_path):
 
 
 def test_big_file_paths_are_checked_before_anything_is_read(tmp_path, monkeypatch):
-    with pytest.raises(ValueError, match="No file or folder"):
-        exp.check_data_path(str(tmp_path / "missing.parquet"))
-    (tmp_path / "notes.docx").write_bytes(b"x")
-    with pytest.raises(ValueError, match="not a Parquet or CSV file"):
-        exp.check_data_path(str(tmp_path / "notes.docx"))
+    monkeypatch.delenv(exp.DATA_ROOT_ENV, raising=False)
+    with pytest.raises(ValueError, match="Reading files on this server is off: set IKVIZ_DATA_ROOT"):
+        exp.check_data_path(str(tmp_path))                       # off by default (issue 31 item 2)
     allowed = tmp_path / "allowed"
-    allowed.mkdir()
+    (allowed / "sub").mkdir(parents=True)
+    (allowed / "data.csv").write_text("a\n1\n")
+    (allowed / "notes.docx").write_bytes(b"x")
     (tmp_path / "secret.csv").write_text("a\n1\n")
     (allowed / "link.csv").symlink_to(tmp_path / "secret.csv")
     monkeypatch.setenv(exp.DATA_ROOT_ENV, str(allowed))
-    with pytest.raises(ValueError, match="outside the folder this server reads data from"):
-        exp.check_data_path(str(allowed / ".." / "secret.csv"))
-    with pytest.raises(ValueError, match="leads outside the folder"):
-        exp.check_data_path(str(allowed / "*.csv"))
+    assert exp.check_data_path("data.csv") == str(allowed / "data.csv")   # relative: from the root
+    refusals = set()
+    for typed in [tmp_path / "missing.parquet", allowed / "missing.csv", allowed / "notes.docx",
+                  allowed / ".." / "secret.csv", tmp_path / "secret.csv", allowed / "link.csv",
+                  f"{allowed}/*/../../../etc/shadow", f"{allowed}/*/../../../etc/nothing-here", "/etc/passwd",
+                  allowed / "sub" / "*.csv"]:
+        with pytest.raises(ValueError) as err:
+            exp.check_data_path(str(typed))
+        refusals.add(str(err.value).replace(repr(str(typed)), "PATH"))
+    assert len(refusals) == 1, refusals                       # every refusal reads the same: no existence oracle
+    with pytest.raises(ValueError, match="NUL"):
+        exp.check_data_path("a\x00b.csv")
+    with pytest.raises(ValueError, match="5,000 characters long"):
+        exp.check_data_path("a" * 5000)
+
+
+def test_a_glob_is_checked_as_text_before_it_is_expanded(tmp_path, monkeypatch):
+    import ikviz.scale.io as sio
+
+    seen = []
+    monkeypatch.setattr(sio, "find_files", lambda spec: seen.append(spec) or [])
+    monkeypatch.setenv(exp.DATA_ROOT_ENV, str(tmp_path))
+    with pytest.raises(ValueError, match="No Parquet or CSV data"):
+        exp.check_data_path(f"{tmp_path}/*/../../../etc/shadow")
+    assert seen == []                                          # refused before any glob
 
 
 # ----------------------------------------------------------------- the page
@@ -428,11 +456,14 @@ def test_big_file_page_reads_a_server_path_and_states_the_sample(parquet_folder,
 def test_big_file_page_explains_a_bad_path_and_one_outside_the_data_root(parquet_folder, monkeypatch):
     folder, _, _ = parquet_folder
     bad = apptest.open_page("your_data", source="a big file on this server", path=str(folder / "nothing"))
-    assert any("No file or folder" in e.value for e in bad.error) and not bad.exception
+    assert "No Parquet or CSV data this server may read" in texts(bad.error) and not bad.exception
     monkeypatch.setenv(exp.DATA_ROOT_ENV, str(folder / "inner"))
     outside = apptest.open_page("your_data", source="a big file on this server", path=str(folder))
-    assert any("outside the folder this server reads data from" in e.value for e in outside.error)
+    assert "No Parquet or CSV data this server may read" in texts(outside.error)
     assert not outside.button and not outside.metric
+    monkeypatch.delenv(exp.DATA_ROOT_ENV)
+    off = apptest.open_page("your_data", source="a big file on this server", path=str(folder))
+    assert "Reading files on this server is off" in texts(off.info) and not off.text_input
 
 
 def test_libsvm_with_nan_drops_its_lines_by_default_and_refuses_them_on_request(fake_checks):

@@ -11,12 +11,13 @@ from ikviz.plots import your_data as plots
 
 
 def test_every_check_names_its_button_help_and_run_and_only_those_needing_classes_say_why():
-    assert list(exp.CHECKS) == ["neighbours", "svm", "tsne", "clustering"]   # the page's order
+    assert list(exp.CHECKS) == ["neighbours", "svm", "regression", "tsne", "clustering"]   # the page's order
     for check in exp.CHECKS.values():
         assert check.button and check.what and check.help and check.base_seconds > 0
         assert callable(getattr(exp, check.run))
         # a check that needs classes says why it is not offered, and only such a check
         assert ("at least two classes" in check.without_classes) == check.needs_classes
+        assert ("numeric target" in check.without_classes) == check.needs_numbers
 
 
 def test_two_classes_needs_a_label_with_two_distinct_values():
@@ -56,11 +57,11 @@ def test_path_help_names_the_data_root_when_set(monkeypatch, tmp_path):
     monkeypatch.delenv(exp.DATA_ROOT_ENV, raising=False)
     free = exp.path_help()
     assert free.startswith("Read with Dask, never loaded whole") and free.endswith(
-        "Only Parquet (.parquet, .pq) and CSV (.csv) files are opened. Any folder this server can read is allowed: "
-        "set IKVIZ_DATA_ROOT to restrict typed paths to one folder.")
+        "Only Parquet (.parquet, .pq) and CSV (.csv) files are opened. Reading files on this server is off: set "
+        "IKVIZ_DATA_ROOT to the folder it may read.")
     monkeypatch.setenv(exp.DATA_ROOT_ENV, str(tmp_path))
     assert exp.path_help().endswith(f"are opened. Only paths inside {tmp_path.resolve()} can be read "
-                                    "(IKVIZ_DATA_ROOT).")
+                                    "(IKVIZ_DATA_ROOT); a relative path is taken from there.")
 
 
 def test_file_text_gives_bytes_or_kilobytes_and_the_fingerprint():
@@ -92,9 +93,10 @@ def test_summary_texts_name_at_most_ten_constant_columns_and_count_the_classes()
 
 
 def test_data_lines_state_rows_features_classes_and_the_notes():
-    data = read_table(b"a,b,c\n1,4,x\n2,5,y\n3,6,x\n", label="c")
+    data = read_table(b"a,b,c\n1,4,x\n2,5,y\n3,6,x\n", label="c", missing="median")
     data.notes = ["Rows were dropped."]
-    assert plots.data_lines(data) == ["3 rows, 2 features, classes: x, y.", "Rows were dropped."]
+    assert plots.data_lines(data) == ["3 rows, 2 features, classes: x, y. Missing values: imputed with each "
+                                      "column's median (scikit-learn SimpleImputer).", "Rows were dropped."]
     assert plots.data_lines(read_table(b"a,b\n1,4\n2,5\n3,6\n")) == ["3 rows, 2 features, no label."]
 
 
