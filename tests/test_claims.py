@@ -226,3 +226,23 @@ def test_a_full_size_run_replaces_the_reduced_rows_for_every_visitor(monkeypatch
     sizes = {(row["where"], row["size"]) for _, row in at.dataframe[0].value.iterrows()}
     assert ("App. E, Fig. 5 (ψ = 32, σ = 5)", "full") in sizes
     assert sum(size == "full" for _, size in sizes) == 1
+
+
+def test_ting2018_table3_counts_wins_against_the_papers_on_the_same_rows():
+    from ikviz.experiments import paper_ting2018_svm as exp
+
+    acc = {"Heart": {"rbf": [.80], "laplacian": [.82], "ik": [.85]},
+           "Vote": {"rbf": [.95], "laplacian": [.95], "ik": [.93]},
+           "Breast": {"rbf": [.70], "laplacian": [.72], "ik": [.72]}}
+    stats = {**exp.friedman_nemenyi([[.80, .82, .85], [.95, .95, .93], [.70, .72, .72]]), "methods": list(exp.KERNELS)}
+    numbers = exp.numbers(exp.Result(exp.Params(datasets=tuple(acc), runs=1), acc, {}, stats))
+    assert numbers["ik_wins_draws_losses"]["rbf"] == {"ikviz": (2, 0, 1), "paper": (3, 0, 0)}
+    assert numbers["paper"]["Heart"]["Isolation"] == 0.852
+    payload = reproduce.to_jsonable({"experiment": "ting2018-svm", "quick": True,
+                                     "params": {"datasets": list(acc), "runs": 1, "t": 100, "alpha": 0.05},
+                                     **numbers})
+    [row] = claims.rows_for(payload)
+    assert row.verdict == "holds, smaller" and "2/0/1" in row.ikviz and "3/0/0" in row.ikviz
+    assert row.data == "Heart, Vote, Breast, 1 run(s) of an 80/20 split each"
+    with pytest.raises(ValueError, match="GPS"):
+        exp.run(exp.Params(datasets=("GPS",)))
