@@ -97,7 +97,8 @@ def test_data_lines_state_rows_features_classes_and_the_notes():
     data.notes = ["Rows were dropped."]
     assert plots.data_lines(data) == ["3 rows, 2 features, classes: x, y. Missing values: imputed with each "
                                       "column's median (scikit-learn SimpleImputer).", "Rows were dropped."]
-    assert plots.data_lines(read_table(b"a,b\n1,4\n2,5\n3,6\n")) == ["3 rows, 2 features, no label."]
+    assert plots.data_lines(read_table(b"a,b\n1,4\n2,5\n3,6\n", missing="drop")) == [
+        "3 rows, 2 features, no label. Missing values: rows with missing values dropped."]
 
 
 def _big_result(learn, counts, classes):
