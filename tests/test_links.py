@@ -174,13 +174,14 @@ def test_a_run_writes_the_link_once_and_only_what_changed(monkeypatch):
     sent.clear()
     at.switch_page("views/classification.py").run()
     assert not at.exception
-    [link] = sent  # sixteen controls, one message
-    assert {"section": "SVM", "data": "density-ratio", "psi": "16", "t": "100", "seeds": "5"}.items() <= link.items()
+    [link] = sent  # every control, one message
+    assert {"section": "SVM", "data": "density-ratio", "tuning": "cv", "t": "100", "seeds": "5"}.items() <= link.items()
+    assert "psi" not in link  # CV picks ψ: the fixed ψ does not apply, and neither its control nor its link value is
     sent.clear()
     at.run()  # nothing changed: nothing sent
     assert sent == []
     at.select_slider(key="_w_t").set_value(200).run()
-    assert len(sent) == 1 and sent[0]["t"] == "200" and sent[0]["psi"] == "16"
+    assert len(sent) == 1 and sent[0]["t"] == "200" and sent[0]["grid"] == "ting2018"
     assert at.query_params["t"] == "200"
 
 
