@@ -18,6 +18,7 @@ import streamlit as st
 
 from ikviz import params as settings_of
 from ikviz import views
+from ikviz.html import literal_markdown
 from ikviz.params import Setting, correction, parse, to_url
 from ikviz.runner import Cancelled
 
@@ -218,7 +219,7 @@ def guarded(what: str):
     except Cancelled:  # the viewer pressed Cancel: store.compute has said so
         pass
     except ValueError as exc:
-        st.error(f"Problem with {what}: {exc}")
+        st.error(f"Problem with {what}: {literal_markdown(str(exc))}")  # a message quoting data is shown as written
     except MemoryError:
         st.error(f"Not enough memory for {what}; try smaller settings.")
     except Exception as exc:  # the app must never show a raw traceback
