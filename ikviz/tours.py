@@ -151,14 +151,13 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "Laplacian L_ψ. Compute the grid: RMSE between IK and L_ψ for d from 10 to 50 and ψ from 16 to 256.",
              move="t", published="Fig. 2: RMSE(IK, L_ψ) small for all ψ and d (figure only)",
              claim="ting2018-fig2", section="IK ≈ Laplacian (Fig. 2)"),
-        Step("classification", {"data": "density-ratio", "ratio": "10", "tuning": "fixed", "psi": "16",
-                                "gamma": "1.0"},
+        Step("classification", {"dataset": "density-ratio", "ratio": 10, "tuning": "fixed", "psi": 16, "gamma": 1.0},
              "SVM on data of two densities",
              "A dense class inside a sparse one. IK's cells are small where data are dense, so the dense class "
              "spills less into the sparse one: a lower false-positive rate than RBF and Laplacian. Move the "
              "density ratio; switch parameters to 5-fold CV for the paper's protocol.",
              move="ratio", published="Table 1 (data_10): FPR IK .064, Laplacian .070, RBF .082",
-             claim="ting2018-table1"),
+             claim="ting2018-table1", section="SVM"),
     )),
     Tour("ting2021", "ting2021", "Breaking the curse of dimensionality with Isolation Kernel (Ting et al. 2021)", (
         _built("anne", "Ting and colleagues (2021) use Voronoi cells around the ψ points (aNNE)."),
@@ -185,42 +184,42 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "merges them as w grows; with IK it keeps them apart. Raise w towards the paper's 5,000.",
              move="w", published="Table 5 (w = 5,000): GK mixes the clusters, IK separates them (figure only)",
              claim="ting2021-table5"),
-        Step("clustering", {"data": "w-gaussians", "w": "1", "alg": "spectral"}, "Spectral clustering",
+        Step("clustering", {"dataset": "w-gaussians", "w": 1, "algorithm": "spectral"}, "Spectral clustering",
              "The same two clusters at w = 1: two lines crossing at the origin. Spectral clustering with the "
              "Gaussian or adaptive Gaussian kernel cuts them wrongly; with IK it recovers them. Raise w.",
              move="w", published="Fig. 2 (w = 1): SC AMI IK .91, AG .29", claim="ting2021-fig2"),
     )),
     Tour("lu2016", "lu2016", "Online kernel learning: FOGD and NOGD against IK + OGD (Lu et al. 2016)", (
         _built("anne", "Its sparse feature map gives a linear online learner a kernel."),
-        Step("classification", {"section": "Online learning", "o_data": "german", "o_n": "2000"},
+        Step("classification", {"dataset": "german", "n": 2000},
              "Online learning on german",
              "One pass over a stream: each example is predicted before its label "
              "is used. FOGD uses random Fourier features, NOGD a Nyström map of a budget of support vectors, "
              "IK + OGD the Isolation Kernel's feature map.",
-             move="o_data", published="Table 5 (german): mistake rate FOGD 29.9 ± 0.7%, NOGD 30.4 ± 0.8%",
-             claim="lu2016-table5-german"),
-        Step("classification", {"section": "Online learning", "o_data": "spambase", "o_n": "5000", "D": "400"},
+             move="dataset", published="Table 5 (german): mistake rate FOGD 29.9 ± 0.7%, NOGD 30.4 ± 0.8%",
+             claim="lu2016-table5-german", section="Online learning"),
+        Step("classification", {"dataset": "spambase", "n": 5000, "D": 400},
              "Online learning on spambase",
              "The same on spambase. Move D, FOGD's number of Fourier components: more "
              "components, a better approximation of the Gaussian kernel, and a slower learner.",
              move="D", published="Table 5 (spambase): mistake rate FOGD 26.9 ± 1.0%, NOGD 29.1 ± 0.4%",
-             claim="lu2016-table5-spambase"),
-        Step("classification", {"section": "Online learning", "o_data": "a9a", "o_n": "10000", "o_psi": "64"},
+             claim="lu2016-table5-spambase", section="Online learning"),
+        Step("classification", {"dataset": "a9a", "n": 10000, "psi": 64},
              "Online learning on a9a",
              "A larger stream (the paper: 48,842 rows; raise the stream length). Move ψ: the sharpness of IK's "
              "feature map, and the number of features per partitioning.",
-             move="o_psi", published="Table 5 (a9a): mistake rate FOGD 17.4 ± 0.1%, NOGD 17.4 ± 0.2%",
-             claim="lu2016-table5-a9a"),
+             move="psi", published="Table 5 (a9a): mistake rate FOGD 17.4 ± 0.1%, NOGD 17.4 ± 0.2%",
+             claim="lu2016-table5-a9a", section="Online learning"),
     )),
     Tour("wang2017", "wang2017", "RandLocal: random local features (Wang et al. 2017)", (
         _built("anne", "RandLocal (Wang and colleagues, 2017) builds features from the same kind of local random cells."),
-        Step("classification", {"section": "Online learning", "o_data": "ijcnn1-10k", "o_n": "10000", "n_sets": "100"},
+        Step("classification", {"dataset": "ijcnn1-10k", "n": 10000, "n_sets": 100},
              "RandLocal features for an online learner",
              "RandLocal + OGD learns on features from T sets of random anchors, "
              "each point coded by its nearest anchor: close to IK's Voronoi map. Move T.",
              move="n_sets", published="Table 3 (IJCNN): Micro-F1 RAW 92.08, RBF 97.06, RandLocal 98.84",
-             claim="wang2017-table3"),
-        Step("clustering", {"data": "digits", "alg": "kmeans", "max_points": "1000"},
+             claim="wang2017-table3", section="Online learning"),
+        Step("clustering", {"dataset": "digits", "algorithm": "kmeans", "max_points": 1000},
              "k-means on RandLocal features",
              "k-means on the raw digits, on IK's feature map and on RandLocal's. The paper's MNIST is not "
              "shipped; scikit-learn's 8×8 digits stand in. Move the number of points.",
