@@ -3,11 +3,13 @@ the Fig. 2 effect."""
 
 import json
 
+import threading
+
 import numpy as np
 import pytest
-from ikviz._sklearn import InvalidParameterError
 
 from ikviz import clustering as cl
+from ikviz._sklearn import InvalidParameterError
 from ikviz.clustering.density_peaks import tie_keys
 from ikviz.experiments import clustering as ex
 from ikviz.kernels import adaptive_gaussian
@@ -193,6 +195,42 @@ def test_the_tie_rule_is_seeded():
     assert len(set(centres.values())) > 1   # another seed breaks the ties another way
     # random_state=None means seed 0
     assert cl.DensityPeaks(1, eps_fraction=0.1).fit(X).cluster_centers_indices_[0] == centres[0]
+
+
+def test_the_tie_rule_is_a_parameter():
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    by_index = cl.DensityPeaks(1, eps_fraction=0.1, ties="row index").fit(X)
+    assert by_index.cluster_centers_indices_.tolist() == [0] and by_index.parent_.tolist() == [-1, 0, 0, 1]
+    seeded = cl.DensityPeaks(1, eps_fraction=0.1, ties="row values", random_state=1).fit(X)
+    assert seeded.cluster_centers_indices_[0] == np.argmin(tie_keys(X, 1)) != 0
+    with pytest.raises(InvalidParameterError, match="'ties' parameter of DensityPeaks must be a str among"):
+        cl.DensityPeaks(ties="random").fit(X)
+    assert not hasattr(__import__("ikviz.clustering.density_peaks").clustering.density_peaks, "ties_by_row_index")
+
+
+def test_two_threads_with_different_tie_rules_at_once_each_get_their_own_result():
+    """Issue 29: the tie rule was a module-wide flag that one session's computation flipped while another's
+    read it. Two threads, started together, each fit 30 times under their own rule."""
+    X = np.array([[float(i), float(j)] for i in range(4) for j in range(4)])  # a grid: all densities 0 at 0.1
+    rules = {"row index": 0, "row values": 1}
+    expected = {rule: cl.DensityPeaks(2, eps_fraction=0.1, ties=rule, random_state=seed).fit(X).labels_
+                for rule, seed in rules.items()}
+    assert not np.array_equal(expected["row index"], expected["row values"])
+    start = threading.Barrier(len(rules))
+    got: dict = {rule: [] for rule in rules}
+
+    def work(rule):
+        start.wait()
+        for _ in range(30):
+            got[rule].append(cl.DensityPeaks(2, eps_fraction=0.1, ties=rule, random_state=rules[rule]).fit(X).labels_)
+
+    threads = [threading.Thread(target=work, args=(rule,)) for rule in rules]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for rule in rules:
+        assert len(got[rule]) == 30 and all(np.array_equal(labels, expected[rule]) for labels in got[rule])
 
 
 def test_density_peaks_finds_two_separated_blobs(blobs):

@@ -26,7 +26,7 @@ from openTSNE.affinity import Affinities
 from sklearn.neighbors import NearestNeighbors
 
 from .._sklearn import Interval, StrOptions, validate_params
-from .._validation import check_dense_size, check_matrix, check_n_features
+from .._validation import check_dense_size, check_matrix, check_n_features, validate_data
 from ..kernels import IsolationKernel
 
 #: the neighbour count "auto" never exceeds (memory and time grow linearly with it)
@@ -134,6 +134,10 @@ class IsolationKernelAffinities(Affinities):
         before symmetrisation); only possible when psi is close to n.
     n_features_in_ : int
         Number of features of ``data``.
+    feature_names_in_ : ndarray of str
+        The column names when ``data`` is a data frame with string names; a
+        frame passed to :meth:`to_new` must have the same columns in the same
+        order (as scikit-learn's transformers require).
 
     Examples
     --------
@@ -169,6 +173,7 @@ class IsolationKernelAffinities(Affinities):
                           f"points would be similar); using psi={psi_used}.", UserWarning, stacklevel=2)
         check_n_features(self, X, reset=True, name="data")
         self.kernel_ = IsolationKernel(psi=psi_used, t=int(t), method=method, random_state=random_state).fit(X)
+        validate_data(self.kernel_, data, reset=True, name="data")  # a data frame's column names, for to_new
         self.k_neighbors_ = (auto_neighbors(n, self.kernel_.psi_) if k_neighbors == "auto" else int(k_neighbors))
         if self.k_neighbors_ > n - 1:
             raise ValueError(f"k_neighbors={self.k_neighbors_} must be less than the {n} points of data.")
@@ -189,6 +194,11 @@ class IsolationKernelAffinities(Affinities):
         self.symmetrize = symmetrize
         self._n = n
         self._X = X
+
+    @property
+    def feature_names_in_(self) -> np.ndarray:
+        """The fitted data frame's column names (absent for other data)."""
+        return self.kernel_.feature_names_in_
 
     @property
     def n_samples(self) -> int:
@@ -244,6 +254,7 @@ class IsolationKernelAffinities(Affinities):
         """
         X_new = check_matrix(data, "data")
         check_n_features(self, X_new, reset=False, name="data")
+        validate_data(self.kernel_, data, reset=False, name="data")  # columns renamed or reordered: refused
         if k_neighbors is None:
             k_neighbors = self.k_neighbors_ if perplexity is None else math.ceil(3 * perplexity)
         k = min(int(k_neighbors), self._n)
