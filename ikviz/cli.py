@@ -104,7 +104,8 @@ def _check(args) -> int:
     except ValueError as exc:
         hint = (" On the command line: --missing median, --missing most_frequent or --missing drop."
                 if "missing values" in str(exc) and missing == "error" else "")
-        print(f"ikviz check: {path.name}: {exc}{hint}", file=sys.stderr)
+        named = str(exc) if str(exc).startswith(f"{path.name}:") else f"{path.name}: {exc}"
+        print(f"ikviz check: {named}{hint}", file=sys.stderr)
         return 2
     html = report(source.title(), {name: (params, res) for name, res in runs.items()},
                   fingerprint=file.fingerprint, data_lines=data_lines(data))

@@ -447,7 +447,8 @@ def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str], f
                              "tab- or |-separated columns.")
         raise ValueError("The file has a single line and no separators: a CSV file needs a header row and at "
                          "least one data row.")
-    n_header = _count_fields(lines[0], delim)
+    first_line = next((ln for ln in text[:MAX_LINE_CHARS + 2].splitlines() if ln.strip()), lines[0])
+    n_header = _count_fields(first_line, delim)
     if n_header > MAX_COLUMNS:
         raise ValueError(f"{_who(filename)}the header row has {n_header:,} columns, over the limit of "
                          f"{MAX_COLUMNS:,}. Keep fewer columns and upload it again.")

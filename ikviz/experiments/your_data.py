@@ -66,8 +66,24 @@ KERNEL_LABELS = {"ik": "Isolation Kernel", "gk": "Gaussian kernel"}
 
 
 def prepare(X, scale: bool = True) -> np.ndarray:
-    """Validated float features, min-max scaled to [0, 1] per column when ``scale`` (as the papers do)."""
+    """Validated float features, min-max scaled to [0, 1] per column when ``scale`` (as the papers do).
+
+    Rows that are all alike (every feature constant) are refused: no kernel has anything to compare.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.your_data import prepare
+    >>> prepare(np.array([[1.0, 5.0], [1.0, 5.0], [1.0, 5.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Every feature is constant (2 feature(s), one value each in all 3 rows): the kernels have nothing to compare. Use other feature columns (or mark a text column one-hot).
+    """
     X = check_matrix(X)
+    if len(X) and np.all(np.ptp(X, axis=0) == 0):
+        raise ValueError(f"Every feature is constant ({X.shape[1]} feature(s), one value each in all {len(X):,} "
+                         "rows): the kernels have nothing to compare. Use other feature columns (or mark a text "
+                         "column one-hot).")
     return minmax_scale(X) if scale else X
 
 
