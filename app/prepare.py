@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 APP = Path(__file__).resolve().parent
@@ -65,13 +65,13 @@ def views() -> list[Item]:
             run, params = step.run_params()
             if run is not None:
                 items.append(_item(step.page, step.section, run, params, step.move))
-    seen, unique = set(), []
+    unique: dict = {}  # one item per view, with every value one press away that any step asks for
     for item in items:
         key = (item.run.__module__, item.run.__name__, item.params)
-        if key not in seen:
-            seen.add(key)
-            unique.append(item)
-    return unique
+        seen = unique.setdefault(key, item)
+        if seen is not item:
+            unique[key] = replace(seen, near=seen.near + tuple(p for p in item.near if p not in seen.near))
+    return list(unique.values())
 
 
 def prepare(selected: list[str] | None = None, *, background: bool = False, echo=print) -> list[dict]:

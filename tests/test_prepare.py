@@ -9,7 +9,7 @@ import pytest
 
 from ikviz import tours, views
 from ikviz.experiments import kernel_shapes
-from ikviz.params import nearby
+from ikviz.params import field_of_name, nearby
 
 APP = Path(__file__).resolve().parents[1] / "app"
 sys.path.insert(0, str(APP))
@@ -33,8 +33,8 @@ def test_every_tour_step_of_a_registered_page_is_prepared_with_the_values_one_pr
             if run is None:
                 continue
             item = items[(run, params)]
-            if step.move and step.move in {f for f in type(params).__dataclass_fields__}:
-                assert list(item.near) == nearby(params, step.move)
+            if step.move and field_of_name(params, step.move):
+                assert set(nearby(params, step.move)) <= set(item.near)
 
 
 def test_one_press_is_the_next_choice_either_way_or_the_value_plus_or_minus_its_step():

@@ -17,6 +17,7 @@ import numpy as np
 from ..data import load
 from ..kernels import IsolationKernel, Partition, shared_cells
 from ..params import setting
+from ..registry import label
 from ..runner import Memo, Progress, resolve
 
 __all__ = ["DATASETS", "METHODS", "Params", "Result", "fitted_kernel", "frame_names", "grid_points", "load_data", "run",
@@ -30,8 +31,7 @@ DATASETS: dict[str, tuple[str, dict]] = {
     "density-ratio": ("Dense class inside a sparse one (ting2018 Table 1)", {"n": 500, "ratio": 10.0}),
 }
 #: the partitionings of :class:`~ikviz.kernels.IsolationKernel`, as the page names them
-METHODS = {"anne": "Voronoi cells (aNNE)", "iforest": "isolation trees (iForest)",
-           "inne": "hyperspheres (iNNE)"}
+METHODS = {method: label(f"ik_{method}") for method in ("anne", "iforest", "inne")}
 LOW, HIGH = -1.0, 1.0
 MAX_SHOWN = 1000  # data points drawn (a seeded subsample beyond this keeps the figure light)
 

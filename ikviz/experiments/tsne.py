@@ -37,6 +37,7 @@ from ..data import dataset_names as bundled_names
 from ..embedding import IsolationKernelAffinities, separation_scores
 from ..data import dataset_label as bundled_label
 from ..params import setting
+from ..registry import label
 from ..runner import Memo, Progress, no_progress, resolve, within
 
 #: synthetic dataset key -> (label, sigma of the second cluster)
@@ -44,7 +45,7 @@ SYNTHETIC: dict[str, tuple[str, float]] = {
     "w-gaussians": ("w-Gaussians, equal variance (Table 5)", 1.0),
     "w-gaussians-unequal": ("w-Gaussians, red N(0, 1) and blue N(0, 3²) (Table 6)", 3.0),
 }
-KERNELS: dict[str, str] = {"gk": "Gaussian kernel (perplexity)", "ik": "Isolation Kernel (ψ)"}
+KERNELS: dict[str, str] = {"gk": label("gk"), "ik": label("ik")}
 #: the w values of the paper's Tables 5 and 6
 PAPER_W = (1, 2, 100, 5000)
 #: Appendix B: the range searched for both perplexity (GK) and psi (IK)
@@ -108,7 +109,7 @@ class Params:
                             "The paper searched the same range as for perplexity.")
     t: int = setting(200, "IK t (partitionings)", choices=(50, 100, 200, 500), help="The paper uses t = 200.")
     method: str = setting("anne", "IK partitioning", choices=("anne", "iforest"), widget="radio",
-                          format={"anne": "Voronoi (aNNE)", "iforest": "isolation trees"}.get)
+                          format=lambda method: label(f"ik_{method}"))
     seed: int = setting(0, "seed", low=0, high=10_000)
     exaggeration_iter: int = 250   # openTSNE's defaults: early exaggeration 12, then plain t-SNE
     n_iter: int = 500
