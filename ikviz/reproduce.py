@@ -260,17 +260,6 @@ def _randlocal() -> Entry:
                  paper={"classification": "ijcnn1", "clustering": "mnist-test"})
 
 
-def _gk_bandwidth() -> Entry:
-    from .experiments import paper_gk_bandwidth as exp
-    from .plots import paper_gk_bandwidth as plots
-
-    return Entry("gk-bandwidth", "ting2021 Fig. 1(b)",
-                 "var(F/E[F]) of GK and IK vs d under each reading of GK's bandwidth, which the paper does not "
-                 "give: scaled with d (γ = 1/(d·var X)) or fixed (γ = 1/65, the scaled value at d = 10)",
-                 exp.Params, exp.run, plots.figures, lambda result: {"variance_by_bandwidth": result.variance},
-                 quick={"d_values": (10, 100, 1000), "n_per_cluster": 500})
-
-
 def _ting2018_svm() -> Entry:
     from .experiments import paper_ting2018_svm as exp
     from .plots import paper_ting2018_svm as plots
@@ -294,20 +283,43 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "online": _online,
                                               "tsne-wgaussians": _tsne_wgaussians,
                                               "instability": _instability,
-                                              "gk-bandwidth": _gk_bandwidth,
                                               "hubness": _hubness,
                                               "indexing": _indexing,
                                               "randlocal": _randlocal,
                                               "ting2018-svm": _ting2018_svm}
 
 
+# name -> module: a reproduction that says everything about itself in ikviz/experiments/<module>.py
+# (Params, run, numbers, SOURCE, DESCRIPTION, QUICK and optionally PAPER) and ikviz/plots/<module>.py (figures)
+_MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth"}
+
+
+def _declared(name: str) -> Entry:
+    """The entry of a reproduction registered by its module (see ``_MODULES``)."""
+    import importlib
+
+    exp = importlib.import_module(f"{__package__}.experiments.{_MODULES[name]}")
+    plots = importlib.import_module(f"{__package__}.plots.{_MODULES[name]}")
+    return Entry(name, exp.SOURCE, exp.DESCRIPTION, exp.Params, exp.run, plots.figures, exp.numbers,
+                 quick=getattr(exp, "QUICK", {}), paper=getattr(exp, "PAPER_SIZE", {}))
+
+
 def names() -> list[str]:
-    """Registered experiment names."""
-    return list(_FACTORIES)
+    """Registered experiment names.
+
+    Examples
+    --------
+    >>> from ikviz.reproduce import names
+    >>> "gk-bandwidth" in names() and "kernel-shapes" in names()
+    True
+    """
+    return list(_FACTORIES) + list(_MODULES)
 
 
 def get(name: str) -> Entry:
     """The registry entry for ``name``; ``ValueError`` listing the choices if unknown."""
+    if name in _MODULES:
+        return _declared(name)
     if name not in _FACTORIES:
         raise ValueError(f"unknown experiment {name!r}; choose one of: {', '.join(names())}.")
     return _FACTORIES[name]()

@@ -16,6 +16,12 @@ from ..params import setting
 from ..runner import Memo, Progress, resolve, within
 from .dimensionality import D_CHOICES, InstabilityParams, instability_summary, run_instability
 
+#: what ``ikviz reproduce gk-bandwidth`` says it reproduces (see :mod:`ikviz.reproduce`), and its quick size
+SOURCE = "ting2021 Fig. 1(b)"
+DESCRIPTION = ("var(F/E[F]) of GK and IK vs d under each reading of GK's bandwidth, which the paper does not "
+               "give: scaled with d (γ = 1/(d·var X)) or fixed (γ = 1/65, the scaled value at d = 10)")
+QUICK = {"d_values": (10, 100, 1000), "n_per_cluster": 500}
+
 #: γ = 1/65: 1/(d·var X) at d = 10 for the two clusters of Fig. 1 (per-coordinate variance 6.5)
 FIXED_GAMMA = 1.0 / 65.0
 
@@ -73,3 +79,8 @@ def run(params: Params = Params(), *, memo: Memo | None = None, progress: Progre
         out[label] = {"gk": var["gk"], "ik": ik}
     progress(1.0, "done")
     return Result(params, out)
+
+
+def numbers(result: Result) -> dict:
+    """What ``ikviz reproduce gk-bandwidth`` writes: the variance per reading, measure and d."""
+    return {"variance_by_bandwidth": result.variance}
