@@ -119,10 +119,13 @@ def probe(address: str, timeout: float = CONNECT_TIMEOUT) -> dict:
     state: dict = {}
 
     async def exchange():
-        state["stage"] = "connect"
+        state["stage"] = "connect"  # does anything listen? (a plain TCP connection, closed at once)
+        host, _, port = address.removeprefix("tcp://").rpartition(":")
+        _, writer = await asyncio.open_connection(host.strip("[]"), int(port))
+        writer.close()
+        state["stage"] = "answer"  # Dask's handshake, then the identity handler
         comm = await comm_connect(address, timeout=timeout)
         try:
-            state["stage"] = "answer"
             await comm.write({"op": "identity", "reply": True})
             return await comm.read()
         finally:
@@ -151,7 +154,8 @@ def probe(address: str, timeout: float = CONNECT_TIMEOUT) -> dict:
     if stage in (None, "connect") and (error is None or isinstance(error, (OSError, asyncio.TimeoutError))):
         raise ClusterError(f"Could not reach a Dask scheduler {where} (nothing answers there). {hint}")
     if error is None or isinstance(error, asyncio.TimeoutError):
-        raise ClusterError(f"{address} accepted the connection but did not answer as a Dask scheduler {where} "
+        raise ClusterError(f"{address} accepted the connection but did not answer as a Dask scheduler within "
+                           f"{timeout:g} s "
                            f"(an HTTP server, such as the dashboard's port 8787, or another service?). {hint}")
     raise ClusterError(f"{address} answered, but not in Dask's protocol ({type(error).__name__}). {hint}")
 
@@ -199,12 +203,13 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
         Local cluster only: worker processes (the command line), or worker threads in this process
         (a server such as the app, where spawning processes would re-import the server).
     """
+    address = scheduler_address(scheduler)
+    if address:
+        address = check_address(address)  # before importing distributed: a wrong address is told at once
     from dask.distributed import Client, LocalCluster
 
     stream = sys.stderr if stream is None else stream
-    address = scheduler_address(scheduler)
-    if address and not address.startswith("inproc://"):  # inproc: a scheduler in this process (tests, the app)
-        address = check_address(address)
+    if address:
         probe(address, timeout)
         try:
             client = Client(address, timeout=timeout)
@@ -214,9 +219,6 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
                 "(tcp://HOST:8786) and that `dask scheduler` runs there, or leave out --scheduler "
                 f"(and unset {ENV_ADDRESS}) to start a local cluster."
             ) from None
-        cluster = None
-    elif address:
-        client = Client(address, timeout=timeout)
         cluster = None
     else:
         import dask
@@ -251,10 +253,16 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
 def _close_quietly(client, cluster, timeout: float) -> None:
     """Close the client (and the local cluster) without waiting long for a scheduler that is gone."""
     lost = client.status not in ("running", "newly-created")
+    log = logging.getLogger("distributed")
+    level = log.level
+    if lost:  # its reconnection attempt, cut short here, would log a traceback: the caller says what happened
+        log.setLevel(logging.CRITICAL)
     try:
         client.close(timeout=1 if lost else 2 * timeout)
     except Exception:  # noqa: BLE001 - a scheduler that is gone cannot say goodbye
         pass
+    finally:
+        log.setLevel(level)
     if cluster is not None:
         try:
             cluster.close()
@@ -357,7 +365,7 @@ class Watch:
 
             keys = list(getattr(self.client, "futures", {}))
             try:
-                self.client.cancel([Future(k, self.client, inform=False) for k in keys], reason="ikviz-watch",
+                self.client.cancel([Future(k, self.client) for k in keys], reason="ikviz-watch",
                                    msg=message)
             except Exception:  # noqa: BLE001
                 pass
