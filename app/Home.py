@@ -46,6 +46,8 @@ with st.sidebar:
                help="Hide the controls and explanations, for projecting in a lecture. "
                     "The setting is part of the link, so a shared link opens the same way.")
     tour.sidebar_links()
+if ui.presenting():  # projected: the whole width for the figures (the arrow at the top left opens the sidebar)
+    st.set_page_config(initial_sidebar_state="collapsed")
 
 # a guided tour's step (?tour=...&step=...): its bar on top, its control pinned in presentation mode
 tour.bar()

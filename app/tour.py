@@ -10,6 +10,8 @@ class, and a way out. It pins the step's control, so that
 
 from __future__ import annotations
 
+import re
+
 import store
 import streamlit as st
 from ui import PINNED_KEY  # the control ui.control draws even in presentation mode
@@ -35,6 +37,53 @@ _KEYS_SCRIPT = """<script>
 })();
 </script>"""
 
+
+#: presentation mode in a tour step: text readable from the back of a lecture hall (at least 24 px), no room
+#: lost above the bar or below it (the page's own title is the bar's step title; scripts and styles take no
+#: gap), the figure pager in 18 px without its label
+PROJECTOR_CSS = """<style id="ikviz-projector-css">
+.st-key-ikviz-tour-bar p, .st-key-ikviz-tour-bar li, .st-key-ikviz-tour-bar a, .st-key-ikviz-tour-bar span,
+.st-key-ikviz-tour-bar button, .st-key-ikviz-tour-bar code { font-size: 24px !important; line-height: 1.3 !important; }
+.st-key-ikviz-tour-bar h3 { font-size: 30px !important; padding: 0 0 0.2rem 0 !important; }
+.st-key-ikviz-tour-bar [data-testid="stMarkdownContainer"] p { margin-bottom: 0.35rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.6rem !important; padding-bottom: 1rem !important; }
+@media (max-height: 800px) {   /* a 720p projector: the step's figure, without the pager over the page's others */
+  [data-testid="stMain"] [data-testid="stElementContainer"]:has(.stRadio) { display: none; }
+}
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(h1),
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > style:only-child) { display: none; }
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(.stRadio) label[data-testid="stWidgetLabel"] { display: none; }
+[data-testid="stMain"] [role="radiogroup"] p { font-size: 18px !important; }
+</style>"""
+#: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 300 px),
+#: so the step's figures, legend and axis titles included, are on screen without scrolling. Plotly draws the
+#: figure at the height it was built for; this relayouts it whenever the page or the window changes.
+FIT_SCRIPT = """<script>
+(() => {
+  const w = window;
+  if (w.__ikvizFit) { w.__ikvizFit(); return; }
+  const fit = () => {
+    if (!w.Plotly || !w.document.getElementById("ikviz-projector-css")) return;   // a tour step, projected
+    for (const gd of w.document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
+      if (!gd._fullLayout || !gd.offsetParent) continue;
+      const main = w.document.querySelector('[data-testid="stMain"]');
+      const top = gd.getBoundingClientRect().top + (main ? main.scrollTop : 0);
+      const height = Math.max(300, Math.floor(w.innerHeight - top - 12));
+      if (Math.abs(gd._fullLayout.height - height) > 4) {
+        gd.style.height = height + "px";
+        w.Plotly.relayout(gd, {height: height});
+      }
+    }
+  };
+  let pending = null;
+  const soon = () => { clearTimeout(pending); pending = setTimeout(fit, 150); };
+  w.__ikvizFit = soon;
+  w.addEventListener("resize", soon);
+  new MutationObserver(soon).observe(w.document.body, {childList: true, subtree: true});
+  soon();
+})();
+</script>"""
 
 def current() -> tuple[tours.Tour, int] | None:
     """The tour and step the link names, or None."""
@@ -225,8 +274,59 @@ def leave() -> None:
     st.session_state.pop(_APPLIED_KEY, None)
 
 
+def _numbers(step: tours.Step, *, presenting: bool) -> None:
+    """The paper's number and ikviz's (once the Claims page has checked the claim)."""
+    if not step.published:
+        return
+    row = live_number(step)
+    ours = f" · **ikviz** ({'reduced size' if row.quick else 'full size'}): {row.ikviz} · *{row.verdict}*" \
+        if row is not None else ""
+    if presenting:
+        st.markdown(f"**Paper:** {step.published}{ours}")
+        return
+    st.markdown(f"**Paper:** {step.published}")
+    if ours:
+        st.markdown(ours[3:])
+    else:
+        st.caption("ikviz's number appears here once the Claims page has checked this claim.")
+
+
+def _navigation(tour: tours.Tour, i: int) -> None:
+    """Previous and Next (also the arrow keys), the link for the class, the way out."""
+    step, n = tour.steps[i], len(tour.steps)
+    prev_col, next_col = st.columns(2)
+    with prev_col, st.container(key="ikviz-tour-previous"):
+        if i > 0:
+            page, query = _link(tour.name, i - 1)
+            st.page_link(page, label="Previous", icon=":material/arrow_back:", query_params=query)
+        else:
+            st.button("Previous", icon=":material/arrow_back:", disabled=True, key="_tour_prev_off")
+    with next_col, st.container(key="ikviz-tour-next"):
+        if i + 1 < n:
+            page, query = _link(tour.name, i + 1)
+            st.page_link(page, label="Next", icon=":material/arrow_forward:", query_params=query)
+        else:
+            st.button("Next", icon=":material/arrow_forward:", disabled=True, key="_tour_next_off")
+    url, note = class_url(tour.name, i)
+    with st.popover("Link for the class", icon=":material/qr_code_2:"):
+        st.caption("Copy the link (button at its right) or scan the code: it opens this step with the "
+                   "controls shown.")
+        st.code(url, language=None, wrap_lines=True)
+        if note:
+            st.warning(note, icon=":material/wifi_off:")
+        st.image(qr_png(url), width=280, caption="Scan to open this step")
+    st.page_link(script(step.page), label="Leave the tour", icon=":material/close:", query_params=dict(step.params))
+
+
 def bar() -> None:
-    """The tour bar at the top of the page, when the link names a tour step; else nothing."""
+    """The tour bar at the top of the page, when the link names a tour step; else nothing.
+
+    In presentation mode it is laid out for a projector (:data:`PROJECTOR_CSS`): text of at least
+    24 px in two columns (what to say, how to move on), the page's own title hidden (the bar names
+    the step), and the step's figures fitted to the window below the bar (:data:`FIT_SCRIPT`).
+    """
+    from ui import presenting
+
     found = current()
     if found is None:
         leave()
@@ -235,48 +335,32 @@ def bar() -> None:
     step, n = tour.steps[i], len(tour.steps)
     _apply(tour, i)
     st.session_state[PINNED_KEY] = step.control
+    projecting = presenting()
     with st.container(border=True, key="ikviz-tour-bar"):
-        text, numbers, nav = st.columns([5, 3, 3], vertical_alignment="top")
-        with text:
-            st.markdown(f"**{tour.title}** · step {i + 1} of {n}  \n### {step.title}")
-            st.markdown(step.text)
-        with numbers:
-            if step.published:
-                st.markdown(f"**Paper:** {step.published}")
-                row = live_number(step)
-                if row is not None:
-                    size = "reduced size" if row.quick else "full size"
-                    st.markdown(f"**ikviz** ({size}): {row.ikviz} · *{row.verdict}*")
-                else:
-                    st.caption("ikviz's number appears here once the Claims page has checked this claim.")
-            if step.control:
-                st.caption(f"Move **{step.control}** (kept visible in presentation mode).")
+        if projecting:
+            text, nav = st.columns([7, 3], vertical_alignment="top")
+            with text:
+                st.markdown(f"### {step.title}")
+                st.markdown(step.text)
+                _numbers(step, presenting=True)
+        else:
+            text, numbers, nav = st.columns([5, 3, 3], vertical_alignment="top")
+            with text:
+                st.markdown(f"**{tour.title}** · step {i + 1} of {n}  \n### {step.title}")
+                st.markdown(step.text)
+            with numbers:
+                _numbers(step, presenting=False)
+                if step.control:
+                    st.caption(f"Move **{step.control}** (kept visible in presentation mode).")
         with nav:
-            prev_col, next_col = st.columns(2)
-            with prev_col, st.container(key="ikviz-tour-previous"):
-                if i > 0:
-                    page, query = _link(tour.name, i - 1)
-                    st.page_link(page, label="Previous", icon=":material/arrow_back:", query_params=query)
-                else:
-                    st.button("Previous", icon=":material/arrow_back:", disabled=True, key="_tour_prev_off")
-            with next_col, st.container(key="ikviz-tour-next"):
-                if i + 1 < n:
-                    page, query = _link(tour.name, i + 1)
-                    st.page_link(page, label="Next", icon=":material/arrow_forward:", query_params=query)
-                else:
-                    st.button("Next", icon=":material/arrow_forward:", disabled=True, key="_tour_next_off")
-            url, note = class_url(tour.name, i)
-            with st.popover("Link for the class", icon=":material/qr_code_2:"):
-                st.caption("Copy the link (button at its right) or scan the code: it opens this step with the "
-                           "controls shown.")
-                st.code(url, language=None, wrap_lines=True)
-                if note:
-                    st.warning(note, icon=":material/wifi_off:")
-                st.image(qr_png(url), width=280, caption="Scan to open this step")
-            exit_query = {k: v for k, v in step.params.items()}
-            st.page_link(script(step.page), label="Leave the tour", icon=":material/close:",
-                         query_params=exit_query)
+            _navigation(tour, i)
+            if projecting:   # the paper in short: "Ting et al. 2018" of "Isolation Kernel ... (Ting et al. 2018)"
+                short = re.search(r"\(([^()]*)\)\s*$", tour.title)
+                st.markdown(f"{short.group(1) if short else tour.title} · step {i + 1} of {n}")
     st.html(_KEYS_SCRIPT, unsafe_allow_javascript=True)
+    if projecting:
+        st.html(PROJECTOR_CSS)
+        st.html(FIT_SCRIPT, unsafe_allow_javascript=True)
 
 
 def sidebar_links() -> None:

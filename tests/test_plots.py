@@ -336,10 +336,11 @@ def test_projector_enlarges_a_copy_and_leaves_the_input_alone(all_figures):
         big = style.projector(fig)
         assert json.loads(fig.to_json()) == before, name
         assert big is not fig
-        assert big.layout.title.font.size == 22
+        assert big.layout.title.font.size == 24
         assert big.layout.height >= 620, name
-        assert big.layout.legend.font.size == 16 and big.layout.font.size >= 16
-        assert all(ax.title.font.size == 18 and ax.tickfont.size == 16 for ax in big.select_xaxes())
+        assert big.layout.legend.font.size == 18 and big.layout.font.size >= 18   # issue 32: no figure text < 18 px
+        assert all(ax.title.font.size == 20 and ax.tickfont.size == 18
+                   for ax in [*big.select_xaxes(), *big.select_yaxes()])
         assert all(a.font.size >= 18 for a in big.layout.annotations)
         for tr in big.data:
             if tr.type == "scatter" and "lines" in (tr.mode or "lines"):

@@ -150,7 +150,29 @@ def _tick_lines(fig: go.Figure) -> int:
         xs = getattr(t, "x", None)
         if xs is not None and len(xs) and isinstance(xs[0], str):
             most = max(most, *(str(x).count("<br>") + 1 for x in xs))
+    for axis in fig.select_xaxes():
+        if axis.ticktext:
+            most = max(most, *(str(x).count("<br>") + 1 for x in axis.ticktext))
     return most
+
+
+def _wrap_categories(fig: go.Figure, width: int, font_size: float) -> None:
+    """Long category tick labels on x axes broken into lines (``ticktext``), so Plotly need not turn them aslant.
+
+    Each category gets ``width`` / (number of categories) pixels; the data keep their labels.
+    """
+    for i, axis in enumerate(fig.select_xaxes(), start=1):
+        ref = "x" if i == 1 else f"x{i}"
+        cats: list[str] = []
+        for t in fig.data:
+            xs = getattr(t, "x", None)
+            if (getattr(t, "xaxis", None) or "x") == ref and xs is not None and len(xs) and isinstance(xs[0], str):
+                cats += [str(x) for x in xs if str(x) not in cats]
+        if not cats or axis.ticktext is not None or axis.type not in (None, "category", "-"):
+            continue
+        chars = max(8, int(width / len(cats) / (0.55 * font_size)))
+        if any(len(c) > chars for c in cats):
+            axis.update(tickmode="array", tickvals=cats, ticktext=[wrap(c, chars) for c in cats], tickangle=0)
 
 
 def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legend: float = 12,
@@ -241,8 +263,8 @@ def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> 
     return fit_room(fig, title=15, annotation=12, legend=12, tick=12, axis_title=12)
 
 
-#: projector sizes (px): a lecture hall reads 18 px from the back row
-PROJECTOR_FONTS = {"title": 22, "axis_title": 18, "tick": 16, "legend": 16, "annotation": 18, "base": 16}
+#: projector sizes (px): a lecture hall reads 18 px from the back row, so no text of a figure is smaller
+PROJECTOR_FONTS = {"title": 24, "axis_title": 20, "tick": 18, "legend": 18, "annotation": 20, "base": 18}
 PROJECTOR_MIN_HEIGHT = 620
 PROJECTOR_LINE_WIDTH = 3
 #: plotly traces whose ``line.width`` is a curve's width (not a contour's or a bar's outline)
@@ -257,8 +279,8 @@ def _is_multirow(fig: go.Figure) -> bool:
 def projector(fig: go.Figure) -> go.Figure:
     """A copy of ``fig`` enlarged for a projector: big fonts, thick lines, room for the legend.
 
-    Text becomes readable from the back of a lecture hall (title 22 px, axis titles 18,
-    subplot titles 18, ticks 16, legend 16), the height at least 620 px (stacked subplots
+    Text becomes readable from the back of a lecture hall (title 24 px, axis titles 20,
+    subplot titles 20, ticks 18, legend 18, any other text 18), the height at least 620 px (stacked subplots
     grow with their text, by 1.5), for a figure drawn alone across the screen,
     curves at least 3 px wide and every marker that has a size 1.5 times larger. The title
     sits at the top of the figure, the legend horizontally at its bottom, and the margins are
@@ -282,7 +304,7 @@ def projector(fig: go.Figure) -> go.Figure:
     >>> fig = base_layout(go.Figure(go.Scatter(x=[0, 1], y=[1, 0], name="IK")), "Similarity")
     >>> big = projector(fig)
     >>> big.layout.title.font.size, big.layout.height >= 620, big.data[0].line.width >= 3
-    (22, True, True)
+    (24, True, True)
     >>> fig.layout.title.font.size      # the input is left as it was
     15
     """
@@ -329,6 +351,7 @@ def projector(fig: go.Figure) -> go.Figure:
     # equal-aspect panels shrink their box instead of widening the other axis's range in a taller figure
     fig.for_each_yaxis(lambda axis: axis.update(constrain="domain") if axis.scaleanchor else None)
     b_before = fig.layout.margin.b
+    _wrap_categories(fig, PROJECTOR_WIDTH, f["tick"])
     fit_room(fig, title=f["title"], annotation=f["annotation"], legend=f["legend"], tick=f["tick"],
              axis_title=f["axis_title"], width=PROJECTOR_WIDTH)
     # what a figure placed below its plot itself (play controls, a horizontal colour bar) keeps its room
