@@ -1,0 +1,62 @@
+"""Projector mode (issue 32 item 3): a tour step laid out for a lecture hall, figures with no text under 18 px.
+
+The screenshots of every tour step at 1920x1080 and 1280x720 are taken in Chromium (see the closing note);
+these tests check what the server sends for them.
+"""
+
+import json
+
+from apptest import open_page
+
+from ikviz import tours
+from ikviz.plots import density, style
+
+
+
+def _html(at) -> str:
+    return " ".join(h.proto.body for h in at.get("html"))
+
+
+def test_a_projected_tour_step_gets_the_projector_layout_and_the_window_fit():
+    _page, query = tours.parse_step(tours.step_url("ting2018", 0))      # present=1
+    at = open_page("how_ik_is_built", **query)
+    html = _html(at)
+    assert 'id="ikviz-projector-css"' in html and "font-size: 24px" in html
+    assert "__ikvizFit" in html and "Plotly.relayout" in html
+    text = " ".join(m.value for m in at.markdown)
+    assert "Ting et al. 2018 · step 1 of 5" in text
+    assert not any("appears here once the Claims page" in c.value for c in at.caption)   # lecturer's notes off
+
+
+def test_the_same_step_on_a_laptop_keeps_the_ordinary_bar():
+    _page, query = tours.parse_step(tours.step_url("ting2018", 0, present=False))
+    at = open_page("how_ik_is_built", **query)
+    assert "ikviz-projector-css" not in _html(at) and "__ikvizFit" not in _html(at)
+    assert "step 1 of 5" in " ".join(m.value for m in at.markdown)
+
+
+def _font_sizes(node, inside_font=False):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "size" and inside_font and isinstance(value, (int, float)):
+                yield value
+            else:
+                yield from _font_sizes(value, inside_font or key.endswith("font"))
+    elif isinstance(node, list):
+        for value in node:
+            yield from _font_sizes(value, inside_font)
+
+
+def test_projected_figures_have_no_text_under_18_px_and_no_slanted_category_labels():
+    pairs = {k: {"sparse": 0.5, "dense": 0.3} for k in ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full",
+                                                          "laplacian_psi", "rbf")}
+    small = density.pairs_figure(pairs)
+    assert min(_font_sizes(json.loads(small.to_json())["layout"])) < 18      # the page's own figure is smaller
+    big = style.projector(small)
+    sizes = list(_font_sizes(json.loads(big.to_json())))
+    assert sizes and min(sizes) >= 18
+    axis = big.layout.xaxis
+    assert axis.tickangle == 0 and any("<br>" in t for t in axis.ticktext)
+    assert list(axis.tickvals) == list(big.data[0].x)                        # the data keep their labels
+    assert big.layout.margin.b > small.layout.margin.b                        # room for the wrapped labels
+
