@@ -273,6 +273,18 @@ def _ting2018_svm() -> Entry:
                  quick={"datasets": ("Heart", "Breast", "Ionosphere", "Vote"), "runs": 1})
 
 
+def _ting2021_table2() -> Entry:
+    from .experiments import paper_ting2021_table2 as exp
+    from .plots import paper_ting2021_table2 as plots
+
+    return Entry("ting2021-table2", "ting2021 Table 2 (all rows here)",
+                 "exact 5-NN search, brute force vs ball tree (distance, IK sparse and dense, LK) and precision@5 "
+                 "on Table 2's rows ikviz has: Gaussians, w-Gaussians, Mnist (test set, fetched), A9a, Ijcnn1 "
+                 "(fetched), 10,000 points each (Url, News20, Rcv1, Real-sim, Cifar-10: not obtainable here)",
+                 exp.Params, exp.run, plots.figures, exp.numbers,
+                 quick={"rows": ("Mnist", "A9a", "Ijcnn1"), "n_max": 500})
+
+
 # name -> factory; factories import lazily so `ikviz --help` stays fast
 _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "density-adaptivity": _density_adaptivity,
@@ -286,7 +298,8 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "hubness": _hubness,
                                               "indexing": _indexing,
                                               "randlocal": _randlocal,
-                                              "ting2018-svm": _ting2018_svm}
+                                              "ting2018-svm": _ting2018_svm,
+                                              "ting2021-table2": _ting2021_table2}
 
 
 # name -> module: a reproduction that says everything about itself in ikviz/experiments/<module>.py

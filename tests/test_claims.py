@@ -246,3 +246,19 @@ def test_ting2018_table3_counts_wins_against_the_papers_on_the_same_rows():
     assert row.data == "Heart, Vote, Breast, 1 run(s) of an 80/20 split each"
     with pytest.raises(ValueError, match="GPS"):
         exp.run(exp.Params(datasets=("GPS",)))
+
+
+def test_ting2021_table2_rows_need_every_row_faster_and_ik_precision_no_worse():
+    def row(sparse, dense, dist, ik, paper_ratio=0.95, paper_prec=(0.9, 0.9)):
+        return {"tree_over_brute": {"ik_sparse": sparse, "ik_dense": dense}, "precision": {"distance": dist, "ik": ik},
+                "paper": {"ik_tree_over_brute": paper_ratio, "precision": paper_prec}}
+    payload = {"experiment": "ting2021-table2", "params": {"rows": ["A9a", "Mnist"], "n_max": 500},
+               "rows": {"A9a": row(0.5, 0.6, 0.79, 0.80), "Mnist": row(0.5, 1.4, 0.93, 0.93)}}
+    speed, precision = claims.rows_for(payload)
+    assert speed.key == "ting2021-table2-rows" and speed.verdict == "protocol unspecified"   # dense: Mnist slower
+    assert speed.data == "rows A9a, Mnist, 500 points each"
+    assert precision.verdict == "holds"
+    payload["rows"]["Mnist"] = row(1.2, 1.4, 0.93, 0.80)                  # slower everywhere; IK's precision worse
+    speed, precision = claims.rows_for(payload)
+    assert speed.verdict == "does not reproduce"
+    assert precision.verdict == "does not reproduce" and precision.note == "fails: Mnist (does not reproduce)"

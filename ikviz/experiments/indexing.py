@@ -105,7 +105,7 @@ def load(dataset: str, n_max: int = 2000, d: int = 10000, seed: int = 0) -> tupl
         X, y = dense_sparse_clusters(d, 1000, seed=seed)
     elif dataset == "w-gaussians":
         X, y = w_gaussians(1000, w=5000, seed=seed)
-    elif dataset in dataset_names():
+    elif dataset in dataset_names() or dataset in dataset_names(fetched=True):  # fetched: ting2021 Table 2's MNIST
         X, y = load_dataset(dataset)
         X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
         span = X.max(axis=0) - X.min(axis=0)
