@@ -483,6 +483,10 @@ def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str], f
                          "the end were left out.")
             names = names[:len(names) - trailing]
             head = head.iloc[:, :len(names)]
+        if len(names) > 1 and not names[0] and all(names[1:]):   # R's write.csv: a row-name column without a name
+            names[0] = "Unnamed: 0"
+            notes.append("The first column has no name (often a saved row index): read as 'Unnamed: 0', as "
+                         "pandas does.")
         check_names(names)
         body_sample = head.iloc[1:]
     body_sample = body_sample.copy()
