@@ -17,7 +17,7 @@ def figures(result) -> list[go.Figure]:
     ...      "methods": {"distance": {"precision_at_5": .9}, "ik_sparse": {"precision_at_5": .95}}}
     >>> res = SimpleNamespace(summaries={"A9a": s})
     >>> len(figures(res)[0].data)
-    4
+    5
     """
     from ..experiments.paper_ting2021_table2 import PAPER_PRECISION
 
