@@ -12,7 +12,9 @@ scikit-learn's estimator checks.
 * :func:`validate_data`: both, plus ``feature_names_in_`` for data frames, the
   one call an estimator's ``fit`` / ``transform`` needs;
 * :func:`check_dense_size`: refuse an allocation that grows with n^2 or with a
-  user-given size before it is attempted.
+  user-given size before it is attempted;
+* :data:`MAX_RESTARTS`, :data:`MAX_ANCHOR_SETS`, :data:`MAX_BASIS`: upper ends
+  of the parameters whose running time they set, for ``_parameter_constraints``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,15 @@ from sklearn.utils.validation import validate_data as sk_validate_data
 
 #: Largest dense result (in bytes) a function may allocate before it refuses.
 DEFAULT_DENSE_BUDGET = 2 * 1024**3
+
+# Time guards: parameters whose cost is known before any data is seen, bounded in the estimators'
+# ``_parameter_constraints`` so that scikit-learn's message names the limit (issue 31 item 3)
+#: k-means restarts (SpectralClustering, make_kmeans): each is a full k-means run; scikit-learn's default is 10
+MAX_RESTARTS = 1000
+#: RandLocal anchor sets: each costs a pass over the data (the papers use 100 to 400; 10**5 sets on 40 rows: 21 s)
+MAX_ANCHOR_SETS = 10_000
+#: Nystroem basis points: the basis kernel's eigendecomposition grows with the cube (10,000: about a minute)
+MAX_BASIS = 10_000
 
 _TIME_KINDS = {"M": "dates or times (datetime64)", "m": "time spans (timedelta64)"}
 

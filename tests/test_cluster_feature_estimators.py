@@ -179,10 +179,7 @@ def test_numpy_scalars_are_accepted_as_parameters(blobs):
 
 # ------------------------------------------------------------------------------------------ size guards
 def test_size_guards_refuse_before_allocating_and_say_what_to_use():
-    X = np.random.default_rng(0).random((20_000, 1))
-    with pytest.raises(ValueError, match=r"The basis kernel matrix of budget=20000 points would be a dense 20000 x "
-                                         r"20000 matrix .* Use a smaller budget .* or RandomFourierFeatures"):
-        ft.LowRankNystroem(budget=50_000).fit(X)
+    X = np.random.default_rng(0).random((30_000, 1))
     labels = np.arange(3000)
     with pytest.raises(ValueError, match=r"Matching 3000 clusters \(labels\) to 3000 classes \(y_true\) would be a "
                                          r"dense 3000 x 3000 matrix .* compare such partitions with scores\(\)"):
@@ -190,10 +187,51 @@ def test_size_guards_refuse_before_allocating_and_say_what_to_use():
     with pytest.raises(ValueError, match=r"The affinity matrix of the 300 rows of X would be a dense 300 x 300 matrix "
                                          r".* DensityPeaks\(metric='ik'\) .* make_kmeans\('ik'\) .* dense_budget"):
         cl.SpectralClustering(2, dense_budget=300 * 300 * 8 - 1).fit(X[:300])
-    with pytest.raises(ValueError, match=r"RandLocal's features of the 100 rows would be .* Use fewer anchor sets"):
-        ft.RandLocal(n_sets=10**12).fit(X[:100])
+    with pytest.raises(ValueError, match=r"RandLocal's features of the 30000 rows would be .* Use fewer anchor sets"):
+        ft.RandLocal(n_sets=10_000).fit(X)
+    with pytest.raises(ValueError, match=r"The decision graphs of 1000000 cutoffs would be a dense 6000000 x 100 "
+                                         r"matrix .* Pass fewer cutoffs"):
+        cl.DensityPeaks().path(X[:100], np.linspace(1e-6, 1, 10**6))
     with pytest.raises(ValueError, match=r"The 1000000000000 random frequencies would be .* Use fewer n_components"):
         ft.RandomFourierFeatures(n_components=10**12).fit(X[:10])
+
+
+# ------------------------------------------------------------------------------------------ time guards
+TIME_GUARDS = [
+    (lambda: cl.SpectralClustering(2, affinity="rbf", n_init=10**12), "SpectralClustering", "n_init", 1000),
+    (lambda: ft.RandLocal(n_sets=10**5), "RandLocal", "n_sets", 10_000),
+]
+
+
+@pytest.mark.parametrize("make, owner, name, limit", TIME_GUARDS, ids=[g[1] for g in TIME_GUARDS])
+def test_time_guards_refuse_at_once_and_name_the_limit(make, owner, name, limit, blobs):
+    """Issue 31 item 3: SpectralClustering(n_init=10**12) ran forever, RandLocal(n_sets=10**5) took 21 s on
+    40 rows; parameters whose cost is known in advance are bounded, scikit-learn's message names the limit."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(InvalidParameterError, match=rf"The '{name}' parameter of {owner} must be an int in the "
+                                                     rf"range \[1, {limit}\]\. Got"):
+        make().fit(blobs[0])
+    assert time.perf_counter() - start < 2.0
+    make().set_params(**{name: limit})  # the limit itself is allowed
+
+
+def test_nystroem_refuses_more_basis_points_than_its_limit_before_any_kernel():
+    X = np.random.default_rng(0).random((12_000, 1))
+    with pytest.raises(ValueError, match=r"budget=50000 on 12000 rows asks for 12,000 basis points, over the limit "
+                                         r"of 10,000: .* Use a smaller budget"):
+        ft.LowRankNystroem(budget=50_000).fit(X)
+    assert ft.LowRankNystroem(budget=50_000).fit(X[:50]).components_.shape[0] == 50  # all 50 rows: allowed
+
+
+def test_make_kmeans_bounds_its_restarts_and_anchor_sets():
+    with pytest.raises(InvalidParameterError, match=r"The 'n_init' parameter of make_kmeans must be an int in the "
+                                                     r"range \[1, 1000\]"):
+        cl.make_kmeans("raw", n_init=10**12)
+    with pytest.raises(InvalidParameterError, match=r"'n_sets' parameter of make_kmeans must be an int in the range "
+                                                     r"\[1, 10000\]"):
+        cl.make_kmeans("randlocal", n_sets=10**6)
 
 
 # ------------------------------------------------------------------------------------------ RandLocal (Alg. 1)

@@ -268,3 +268,13 @@ def test_refit_forgets_the_previous_stream():
     clf.fit(X, y)
     _assert_same_model(clf, clone(SMALL["IK+OGD"]).fit(X, y))
     assert list(clf.classes_) == [0, 1]
+
+
+def test_online_time_guards_name_the_limit():
+    """Issue 31 item 3: RandLocal-OGD's anchor sets are bounded before any work (NOGD's switch to more than
+    10,000 basis points is refused by LowRankNystroem, tested with it)."""
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(InvalidParameterError, match=r"The 'n_sets' parameter of RandLocalOGDClassifier must be an "
+                                                     r"int in the range \[1, 10000\]\. Got 100000 instead"):
+        RandLocalOGDClassifier(n_sets=10**5).fit(X, y)

@@ -36,7 +36,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, clone
 
 from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import validate_data
+from .._validation import check_dense_size, validate_data
 from ..kernels import IsolationKernel, local_scale, shared_cells
 from ._dp import adaptive_gaussian_block, count_within, euclidean_block, follow_chain, nearest_denser
 
@@ -467,6 +467,11 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
         if (fractions.ndim != 1 or fractions.size == 0 or not np.all(np.isfinite(fractions))
                 or np.any(fractions <= 0) or np.any(fractions > 1)):
             raise ValueError(f"eps_fractions must be one or more numbers in (0, 1]; got {eps_fractions!r}.")
+        n_rows = np.shape(X)[0] if hasattr(X, "shape") or isinstance(X, (list, tuple)) else 0
+        # rho, delta, parent, order, rank and labels: six (cutoffs x rows) arrays
+        check_dense_size(6 * fractions.size, max(int(n_rows), 1), None,
+                         f"The decision graphs of {fractions.size} cutoffs",
+                         "Pass fewer cutoffs (ting2021 sweeps 99) or fewer rows.")
         est = clone(self)
         est._validate_params()
         return est._fit_path(X, fractions)[1]

@@ -13,6 +13,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import FunctionTransformer
 
 from .._sklearn import HasMethods, Interval, StrOptions, validate_params
+from .._validation import MAX_ANCHOR_SETS, MAX_RESTARTS
 from ..features import RandLocal
 from ..kernels import IsolationKernel
 from .density_peaks import _kernel_params
@@ -27,9 +28,9 @@ FEATURE_MAPS = ("raw", "ik", "randlocal")
         "psi": [Interval(Integral, 2, None, closed="left")],
         "t": [Interval(Integral, 1, None, closed="left")],
         "kernel_params": [dict, None],
-        "n_sets": [Interval(Integral, 1, None, closed="left")],
+        "n_sets": [Interval(Integral, 1, MAX_ANCHOR_SETS, closed="both")],
         "epsilon": [Interval(Real, 0, 1, closed="left")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, MAX_RESTARTS, closed="both")],
         "random_state": ["random_state"],
     },
     prefer_skip_nested_validation=True,
@@ -58,11 +59,11 @@ def make_kmeans(feature_map="ik", *, n_clusters=8, psi=16, t=200, kernel_params=
     kernel_params : dict or None, default=None
         ``"ik"``: further IsolationKernel parameters, e.g. ``{"method": "iforest"}``.
     n_sets : int, default=400
-        ``"randlocal"``: number of anchor sets.
+        ``"randlocal"``: number of anchor sets (at most 10,000).
     epsilon : float, default=1e-4
         ``"randlocal"``: floor of a feature value as a fraction of D_avg.
     n_init : int, default=10
-        k-means restarts.
+        k-means restarts (at most 1000).
     random_state : int, RandomState or None, default=None
         Seeds the feature map and k-means.
 

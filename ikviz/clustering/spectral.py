@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from threadpoolctl import threadpool_limits
 
 from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import check_dense_size, validate_data
+from .._validation import MAX_RESTARTS, check_dense_size, validate_data
 from ..kernels import adaptive_gaussian, rbf
 from .density_peaks import _isolation_kernel
 
@@ -49,7 +49,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     assign_labels : {"kmeans", "discretize", "cluster_qr"}, default="kmeans"
         How scikit-learn turns the spectral embedding into labels.
     n_init : int, default=10
-        k-means restarts in the embedding (``assign_labels="kmeans"``).
+        k-means restarts in the embedding (``assign_labels="kmeans"``), at
+        most 1000 (:data:`ikviz._validation.MAX_RESTARTS`).
     random_state : int, RandomState or None, default=None
         Seeds the Isolation Kernel, the eigensolver and k-means.
     dense_budget : int or None, default=None
@@ -88,7 +89,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "gamma": [Interval(Real, 0, np.inf, closed="neither")],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "assign_labels": [StrOptions({"kmeans", "discretize", "cluster_qr"})],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, MAX_RESTARTS, closed="both")],
         "random_state": ["random_state"],
         "dense_budget": [Interval(Integral, 1, None, closed="left"), None],
     }

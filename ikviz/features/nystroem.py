@@ -17,7 +17,7 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.validation import check_is_fitted
 
 from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import as_generator, check_dense_size, check_matrix, validate_data
+from .._validation import MAX_BASIS, as_generator, check_dense_size, check_matrix, validate_data
 
 KERNELS = {"gaussian": "rbf", "laplacian": "laplacian"}
 #: rows of k(X, basis) computed at once in ``transform`` (bounds the intermediate kernel block)
@@ -35,8 +35,9 @@ class LowRankNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         Kernel parameter, > 0.
     budget : int, default=100
         B, the number of basis points sampled (without replacement) from the
-        rows given to ``fit``; all rows are used when fewer are given. The
-        B x B basis kernel matrix is refused beyond 2 GiB (B > 16,384).
+        rows given to ``fit``; all rows are used when fewer are given. More
+        than 10,000 basis points are refused (the B x B eigendecomposition
+        grows with the cube of B: about a minute at 10,000).
     rank : int or None, default=None
         k <= B, the eigenpairs kept (None: all with a positive eigenvalue).
     random_state : int, numpy Generator, RandomState or None, default=None
@@ -118,6 +119,10 @@ class LowRankNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         X = validate_data(self, X, reset=True)
         n = X.shape[0]
         B = min(int(self.budget), n)
+        if B > MAX_BASIS:
+            raise ValueError(f"budget={self.budget} on {n} rows asks for {B:,} basis points, over the limit of "
+                             f"{MAX_BASIS:,}: their eigendecomposition grows with the cube of the budget. Use a "
+                             "smaller budget (a few hundred are usually enough) or RandomFourierFeatures.")
         check_dense_size(B, B, None, f"The basis kernel matrix of budget={B} points",
                          "Use a smaller budget (a few hundred basis points are usually enough), or "
                          "RandomFourierFeatures, whose cost does not grow with the square of the budget.")

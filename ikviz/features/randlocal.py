@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import as_generator, check_dense_size, validate_data
+from .._validation import MAX_ANCHOR_SETS, as_generator, check_dense_size, validate_data
 from ._anchors import nearest_anchors
 
 SUBSPACES = ("auto", "supervised", "unsupervised")
@@ -50,8 +50,8 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     Parameters
     ----------
     n_sets : int, default=100
-        Number of anchor sets (the paper's T); every row gets exactly ``n_sets``
-        non-zero features.
+        Number of anchor sets (the paper's T), at most 10,000; every row gets
+        exactly ``n_sets`` non-zero features.
     epsilon : float, default=1e-4
         Floor of a feature value as a fraction of D_avg, in [0, 1), so far-away
         points (outliers) keep a small positive value.
@@ -120,7 +120,7 @@ class RandLocal(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     """
 
     _parameter_constraints: dict = {
-        "n_sets": [Interval(Integral, 1, None, closed="left")],
+        "n_sets": [Interval(Integral, 1, MAX_ANCHOR_SETS, closed="both")],
         "epsilon": [Interval(Real, 0, 1, closed="left")],
         "min_anchors": [Interval(Integral, 2, None, closed="left")],
         "max_anchors": [Interval(Integral, 2, None, closed="left")],

@@ -36,7 +36,7 @@ from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import validate_data
+from .._validation import MAX_ANCHOR_SETS, validate_data
 from ..features import LowRankNystroem, RandLocal, RandomFourierFeatures
 from ..features.fourier import fourier_map
 from ..kernels import IsolationKernel
@@ -524,7 +524,9 @@ class NOGDClassifier(_OnlineClassifier):
     Parameters
     ----------
     budget : int, default=100
-        B, the number of support vectors before the switch to the Nyström map.
+        B, the number of support vectors before the switch to the Nyström map
+        (a switch with more than 10,000 is refused: its eigendecomposition
+        grows with the cube of B).
     rank : int or None, default=None
         k <= B, the eigenpairs kept; ``None`` uses round(0.2 B), the paper's setting
         (k = 0.2 B, §7.2.1).
@@ -797,7 +799,7 @@ class RandLocalOGDClassifier(_PrefixMixin, _OnlineClassifier):
     Parameters
     ----------
     n_sets : int, default=100
-        Number of anchor sets (non-zero features per row).
+        Number of anchor sets (non-zero features per row), at most 10,000.
     max_anchors : int, default=1024
         Largest number of anchors per set (at least 2; capped at prefix / 2).
     epsilon : float, default=1e-4
@@ -848,7 +850,7 @@ class RandLocalOGDClassifier(_PrefixMixin, _OnlineClassifier):
 
     _parameter_constraints: dict = {
         **_OnlineClassifier._parameter_constraints,
-        "n_sets": [Interval(Integral, 1, None, closed="left")],
+        "n_sets": [Interval(Integral, 1, MAX_ANCHOR_SETS, closed="both")],
         "max_anchors": [Interval(Integral, 2, None, closed="left")],
         "epsilon": [Interval(Real, 0, 1, closed="left")],
         "prefix": [Interval(Integral, 4, None, closed="left")],
