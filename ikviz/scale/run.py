@@ -82,7 +82,17 @@ class _PartWriter:
 
 
 def write_part(table, path: str) -> None:
-    """Write one block's cells (an Arrow table) to ``path`` as Parquet (the Dask path's only output write)."""
+    """Write one block's cells (an Arrow table) to ``path`` as Parquet (the Dask path's only output write).
+
+    Examples
+    --------
+    >>> import tempfile, pyarrow as pa, pyarrow.parquet as pq
+    >>> from ikviz.scale.run import write_part
+    >>> path = tempfile.mkdtemp() + "/part.00000.parquet"
+    >>> write_part(pa.table({"p0": pa.array([3, 1], pa.int8())}), path)
+    >>> pq.read_table(path).column("p0").to_pylist()
+    [3, 1]
+    """
     import pyarrow.parquet as pq
 
     pq.write_table(table, path, write_statistics=False)
