@@ -33,7 +33,7 @@ def _reset():
 def _until(condition, timeout=5.0):
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert time.monotonic() < deadline, f"timed out; started: {STARTED}"
         time.sleep(0.01)
 
 
@@ -66,7 +66,7 @@ def test_background_work_runs_with_nobody_waiting_and_a_viewer_joins_it():
     _until(lambda: STARTED == ["bg-busy"])
     queued = store.prepare(step, "later")
     joined = store.submit(step, "later")  # a viewer asks for what is being prepared: the same job, moved up
-    assert joined is queued and queued.priority == 0 and store.queued() == {"requested": 1, "background": 0}
+    assert joined is queued and queued.priority == 0 and store.queued()["background"] == 0
     assert joined.wait(5) and joined.result() == "later"  # a requested worker ran it at once
     assert STARTED == ["bg-busy", "later"]
     store.release(joined)
@@ -110,8 +110,51 @@ def test_the_estimate_follows_the_latest_rate_not_the_first_stage():
     assert truth / 2 <= job.remaining() <= truth * 2
 
 
-def test_the_estimate_uses_the_previous_run_of_the_same_block():
-    job = Job("k", "block", expected=60.0)
-    job.started = time.monotonic() - 10.0
-    assert job.remaining() == pytest.approx(50.0, abs=1.0)  # no progress reported yet: the last run's time
-    assert "about 50 s left" in job.status(0)
+def test_the_estimate_reads_the_shape_of_the_previous_run_of_the_same_block():
+    """Settings changed: the run takes longer, its stages keep their shares; the earlier run's shape says so."""
+    earlier = Job("k1", "block")
+    earlier.started = time.monotonic() - 10.0
+    earlier.finished = earlier.started + 10.0
+    # a quick first half of the fractions (1 s), a slow second half (9 s)
+    earlier._samples = [(0.5, 0.25), (1.0, 0.5)] + [(1.0 + 0.9 * i, 0.5 + 0.05 * i) for i in range(1, 11)]
+    profile = earlier.learned()
+    now = Job("k2", "block", profile=profile)
+    now.started = time.monotonic() - 4.0  # this run takes 40 s: at 4 s it is half done
+    now.fraction = 0.5
+    truth = 36.0
+    rate_only = Job("k3", "block")
+    rate_only.started, rate_only.fraction = now.started, 0.5
+    rate_only._samples = [(2.0, 0.25), (4.0, 0.5)]
+    assert rate_only.remaining() < truth / 2  # the rate of the quick stage: off by far more than 2
+    assert truth / 1.2 <= now.remaining() <= truth * 1.2
+    waiting = Job("k4", "block", profile=profile)  # nothing reported yet: the earlier run's time
+    waiting.started = time.monotonic() - 3.0
+    assert waiting.remaining() == pytest.approx(7.0, abs=0.5) and "about 7 s left" in waiting.status(0)
+
+
+def test_a_finished_run_teaches_the_next_one_and_the_disk_keeps_it(tmp_path):
+    store = ResultsStore(workers=1, directory=tmp_path)
+    job = store.submit(_two_stages, 1)
+    assert job.wait(10)
+    store.release(job)
+    later = store.submit(_two_stages, 2)
+    assert later.profile is not None and later.profile[1][-1] == (1.0, 1.0)
+    store.release(later)
+    restarted = ResultsStore(workers=1, directory=tmp_path)
+    GATES["gate"] = threading.Event()
+    third = restarted.submit(_two_stages, 3)
+    assert third.profile is not None  # read from disk by a new server
+    GATES["gate"].set()
+    restarted.release(third)
+
+
+def _two_stages(x, *, progress):
+    for i in range(5):
+        progress(i / 10, "quick")
+    for i in range(5, 10):
+        progress(i / 10, "slow")
+        time.sleep(0.02)
+    gate = GATES.get("gate")
+    if gate is not None:
+        gate.wait(5)
+    return x

@@ -31,11 +31,9 @@ and tests use this module directly.
 
 from __future__ import annotations
 
-import math
 import pickle
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -54,15 +52,34 @@ BACKGROUND = 10
 _QUEUED = object()  # what an in-flight disk read hands its joiners when it found nothing: look again
 
 
+def _share_at(points: list[tuple[float, float]], fraction: float) -> float:
+    """The share of an earlier run's time at which it first reported ``fraction`` (linear between reports).
+
+    Examples
+    --------
+    >>> _share_at([(0.0, 0.0), (0.5, 0.1), (1.0, 1.0)], 0.55)
+    0.75
+    """
+    previous = points[0]
+    for point in points[1:]:
+        if point[1] >= fraction:
+            (s0, f0), (s1, f1) = previous, point
+            return s1 if f1 <= f0 else s0 + (s1 - s0) * (fraction - f0) / (f1 - f0)
+        previous = point
+    return 1.0
+
+
 class Job:
     """One requested computation: its future, its progress, and how many callers wait for it.
 
     ``priority`` is :data:`FOREGROUND` or :data:`BACKGROUND`; ``keep`` jobs (work
-    prepared ahead) are not dropped when nobody waits for them.
+    prepared ahead) are not dropped when nobody waits for them. ``profile``,
+    when the same block ran before (with any arguments), is that run's
+    ``(seconds, [(share of its time, fraction reported), ...])``: see :meth:`remaining`.
     """
 
     def __init__(self, key: str, label: str, priority: int = FOREGROUND, persist: bool = True,
-                 keep: bool = False, expected: float | None = None):
+                 keep: bool = False, profile: tuple[float, list] | None = None):
         self.key, self.label, self.priority, self.persist, self.keep = key, label, int(priority), persist, keep
         self.future: Future = Future()
         self.fraction, self.text = 0.0, ""
@@ -70,8 +87,8 @@ class Job:
         self.finished: float | None = None
         self.waiters = 0
         self.cancelled = False
-        self.expected = expected  # seconds the same block took last time (any arguments), if known
-        self._samples: deque[tuple[float, float]] = deque(maxlen=64)  # (seconds since start, fraction)
+        self.profile = profile
+        self._samples: list[tuple[float, float]] = []  # (seconds since start, fraction), at most ~200
 
     def report(self, fraction: float, text: str = "") -> None:
         """The ``progress`` callback the computation receives; stops it once nobody waits."""
@@ -79,7 +96,8 @@ class Job:
             raise Cancelled(self.label)
         fraction = min(1.0, max(self.fraction, float(fraction)))
         if self.started is not None and fraction > self.fraction:
-            self._samples.append((time.monotonic() - self.started, fraction))
+            if not self._samples or fraction - self._samples[-1][1] >= 0.005 or fraction >= 1.0:
+                self._samples.append((time.monotonic() - self.started, fraction))
         self.fraction, self.text = fraction, text
 
     def done(self) -> bool:
@@ -103,13 +121,23 @@ class Job:
             return 0.0
         return (self.finished or time.monotonic()) - self.started
 
+    def learned(self) -> tuple[float, list] | None:
+        """This finished run as a profile for the next run of the same block (see :meth:`remaining`)."""
+        total = self.elapsed()
+        if total <= 0:
+            return None
+        points = [(0.0, 0.0)] + [(min(1.0, t / total), f) for t, f in self._samples] + [(1.0, 1.0)]
+        return total, points
+
     def remaining(self) -> float | None:
         """Estimated seconds left, or None while there is too little to go on.
 
-        The rate is the progress made over the latest half of the elapsed time
-        (a run's stages differ in speed: its first stage says little about its
-        last), and, when the same block ran before, no less than what is left of
-        that earlier run's time.
+        When the same block ran before, its profile says at which share of its
+        time it had reached the fraction reported now: a run's stages differ in
+        speed (a quick first stage says little about a slow last one), and the
+        earlier run's shape carries over to other settings, whose time scales.
+        Otherwise the rate is the progress made over the latest half of the
+        elapsed time.
 
         Examples
         --------
@@ -119,31 +147,32 @@ class Job:
         >>> job.fraction = 0.5
         >>> round(job.remaining())
         10
+        >>> job.profile = (8.0, [(0.0, 0.0), (0.2, 0.5), (1.0, 1.0)])  # last time: half done at 20% of the time
+        >>> round(job.remaining())
+        40
         """
-        elapsed = self.elapsed()
-        fraction = self.fraction
+        elapsed, fraction = self.elapsed(), self.fraction
         if fraction >= 1.0:
             return 0.0
-        estimate = None
-        if fraction >= 0.05 and elapsed >= 2:
-            # the rate over the latest half of the run (or, with few reports, the whole run)
-            since = elapsed / 2
-            start_t, start_f = 0.0, 0.0
-            for t, f in self._samples:
-                if t <= since:
-                    start_t, start_f = t, f
-            rate = (fraction - start_f) / max(elapsed - start_t, 1e-9)
-            if rate <= 0:
-                rate = fraction / elapsed
-            # beyond the last report the run has gone on without progress: that time counts against it
-            estimate = (1.0 - fraction) / rate
-        if self.expected:
-            left = self.expected - elapsed
-            if estimate is None:
-                estimate = left if left > 0 else None
-            elif left > 0:
-                estimate = math.sqrt(estimate * left)  # the two agree within a factor: their geometric mean
-        return estimate
+        if self.profile is not None:
+            total, points = self.profile
+            share = _share_at(points, fraction)
+            if share >= 0.02 and fraction >= 0.01:
+                return max(0.0, elapsed / share - elapsed)
+            left = total - elapsed  # nothing reported yet: the earlier run's time
+            if left > 0:
+                return left
+        if fraction < 0.05 or elapsed < 2:
+            return None
+        since = elapsed / 2  # the rate over the latest half of the run (with few reports, the whole run)
+        start_t, start_f = 0.0, 0.0
+        for t, f in self._samples:
+            if t <= since:
+                start_t, start_f = t, f
+        rate = (fraction - start_f) / max(elapsed - start_t, 1e-9)
+        if rate <= 0:
+            rate = fraction / elapsed
+        return (1.0 - fraction) / rate
 
     def status(self, position: int) -> str:
         """A line for the waiting page: place in the queue, or progress with time elapsed and left."""
@@ -200,7 +229,7 @@ class ResultsStore:
         self._jobs: dict[str, Job] = {}
         self._queues: dict[int, list[Job]] = {FOREGROUND: [], BACKGROUND: []}
         self._calls: dict[Job, tuple[Callable, tuple, dict]] = {}
-        self._durations: dict[str, float] = {}  # block name -> seconds of its latest finished job
+        self._profiles: dict[str, tuple[float, list]] = {}  # block name -> its latest finished run's profile
         self._lock = threading.Condition()
         self.hits = self.misses = self.computed = 0
         for i in range(self.workers):
@@ -342,6 +371,18 @@ class ResultsStore:
         stored.__wrapped__ = fn
         return stored
 
+    def _profile(self, name: str) -> tuple[float, list] | None:
+        """The latest profile of block ``name`` (this process's, else the disk's); call without the lock."""
+        with self._lock:
+            profile = self._profiles.get(name)
+        if profile is None and self._disk is not None:
+            found, value = self._disk.get(f"profile:{name}")
+            if found:
+                profile = value
+                with self._lock:
+                    self._profiles.setdefault(name, profile)
+        return profile
+
     def _finished_job(self, key: str, fn: Callable, value) -> Job:
         job = Job(key, block_name(fn))
         job.future.set_result(value)
@@ -404,6 +445,7 @@ class ResultsStore:
                 return self._finished_job(key, fn, value)
             try:
                 found, value, size = self._read_disk(key, fn) if persist else (False, None, 0)
+                profile = None if found else self._profile(block_name(fn))
             except BaseException as exc:
                 with self._lock:
                     self._inflight.pop(key, None)
@@ -417,7 +459,7 @@ class ResultsStore:
                     job = self._finished_job(key, fn, value)
                 else:
                     name = block_name(fn)
-                    job = Job(key, name, priority, persist, keep, expected=self._durations.get(name))
+                    job = Job(key, name, priority, persist, keep, profile=profile)
                     job.waiters = 0 if keep else 1
                     self._jobs[key] = job
                     self._calls[job] = (fn, args, kwargs)
@@ -476,7 +518,10 @@ class ResultsStore:
         """The next job for a worker of ``kind`` (call with the lock held; waits)."""
         while True:
             if self._queues[FOREGROUND] and kind == FOREGROUND:
-                return self._queues[FOREGROUND].pop(0)
+                job = self._queues[FOREGROUND].pop(0)
+                if not self._queues[FOREGROUND]:
+                    self._lock.notify_all()  # a background worker waiting for requested work to start may go
+                return job
             if kind == BACKGROUND and self._queues[BACKGROUND] and not self._queues[FOREGROUND]:
                 return self._queues[BACKGROUND].pop(0)
             self._lock.wait()
@@ -494,9 +539,13 @@ class ResultsStore:
                 job.future.set_exception(exc)
             else:
                 job.finished = time.monotonic()
-                with self._lock:
-                    self._durations[job.label] = job.elapsed()
+                profile = job.learned() if job._samples else None  # a run that reported progress
+                if profile is not None:  # the next run of this block reads its shape
+                    with self._lock:
+                        self._profiles[job.label] = profile
                 job.future.set_result(value)
+                if profile is not None and self._disk is not None and job.persist:
+                    self._disk.put(f"profile:{job.label}", profile)
             finally:
                 with self._lock:
                     if self._jobs.get(job.key) is job:  # not a newer job for the same key (see release)
