@@ -8,6 +8,8 @@ import pytest
 
 from apptest import open_page
 from ikviz.experiments import kernel_shapes
+from ikviz.params import Setting
+from ikviz.params import parse as params_parse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
 import ui  # noqa: E402  (the app's modules import each other by bare name)
@@ -17,7 +19,8 @@ GAMMAS = ["per data set", *[2.0 ** m for m in range(-10, 6)]]  # the online tab'
 
 
 def parse(raw, default, **kw):
-    return ui._parse(raw, default, kw.get("options"), kw.get("min_value"), kw.get("max_value"))
+    spec = Setting("x", default, "x", choices=kw.get("options"), low=kw.get("min_value"), high=kw.get("max_value"))
+    return params_parse(spec, raw)
 
 
 # --- values that fit are used unchanged, with no notice ---------------------------------------------------
