@@ -262,3 +262,18 @@ def test_ting2021_table2_rows_need_every_row_faster_and_ik_precision_no_worse():
     speed, precision = claims.rows_for(payload)
     assert speed.verdict == "does not reproduce"
     assert precision.verdict == "does not reproduce" and precision.note == "fails: Mnist (does not reproduce)"
+
+
+def test_wang2017_figures_4_and_5_read_their_numbers():
+    payload = {"experiment": "wang2017-outliers", "params": {"dataset": "spambase", "max_rows": None},
+               "auc": {"5": {"RAW": 0.6, "RandLocal": 0.45}, "10": {"RAW": 0.6, "RandLocal": 0.7}},
+               "n": 4601, "n_outliers": 1813}
+    [row] = claims.rows_for(payload)
+    assert row.verdict == "protocol unspecified" and "k = 5: does not reproduce" in row.note
+    sens = {"experiment": "wang2017-sensitivity", "params": {"dataset": "ijcnn1", "max_rows": 2000, "folds": 2},
+            "micro_f1_by_sets": {"50": 90.0, "400": 92.0, "1000": 92.2},
+            "micro_f1_by_epsilon": {"0.0": 91.9, "1e-05": 91.9, "0.0001": 92.0}}
+    sets, eps = claims.rows_for(sens)
+    assert sets.verdict == "holds" and eps.verdict == "does not reproduce"   # no gain from ε = 0 to 1e-5
+    sens["micro_f1_by_sets"]["1000"] = 95.0                                   # not stable beyond 400
+    assert claims.rows_for(sens)[0].note == "fails: stable beyond T = 400 (does not reproduce)"
