@@ -246,3 +246,46 @@ def test_a_column_named_like_markdown_is_shown_as_written_everywhere():
              + list(at.markdown)] + [w.label for w in list(at.selectbox) + list(at.checkbox)]
     assert any("HOST" in s for s in shown)                        # the name is shown ...
     assert not any("![r](" in s or "[click me](" in s or "[x](y)" in s for s in shown)   # ... never as Markdown
+
+
+def test_r_row_names_are_read_as_pandas_reads_them():
+    raw = b'"","Ozone","Wind","Month"\n' + b"".join(
+        f'"{i + 1}",{"NA" if i % 9 == 0 else 30 + i % 17},{5 + i % 7}.5,{5 + i // 31}\n'.encode() for i in range(60))
+    info = inspect_file(raw)
+    assert [c.name for c in info.columns] == list(pd.read_csv(io.BytesIO(raw)).columns) == \
+        ["Unnamed: 0", "Ozone", "Wind", "Month"]
+    assert info.column("Unnamed: 0").role == "ignore" and info.column("Unnamed: 0").kind == "id"
+
+
+def test_tsne_is_coloured_by_any_column():
+    from ikviz.plots.your_data import tsne_figure
+
+    coords = np.arange(12.0).reshape(6, 2)
+    res = {"coords": {"gk": coords, "ik": coords}, "scores": {}, "labels": None, "rows": 6, "of_rows": 6}
+    by_number = tsne_figure(res, colour=np.array([1.0, 2, 3, 4, 5, 6]), colour_name="Age")
+    assert by_number.data[0].marker.colorscale and "coloured by Age" in by_number.layout.title.text
+    by_text = tsne_figure(res, colour=np.array(["S", "C", "S", "Q", "S", np.nan], dtype=object),
+                          colour_name="Embarked")
+    assert sorted({tr.name for tr in by_text.data}) == ["(missing)", "C", "Q", "S"]
+
+
+def fake_regression(p, *, memo=None, progress=None):
+    return [{"kernel": k, "mean": 0.5, "r2": 0.5, "sd": 0.1, "folds": [0.4, 0.5, 0.6], "params": {},
+             "n_folds": 3, "split_seed": p.seed, "rows": 60, "of_rows": 60} for k in ("ik", "rbf", "linear")]
+
+
+def test_a_numeric_target_gets_the_regression_check_on_the_page(monkeypatch):
+    import apptest
+
+    from ikviz.experiments import your_data as exp
+
+    monkeypatch.setattr(exp, "regression_check_run", fake_regression)
+    rows = "".join(f"{i % 9},{(i * 5) % 13},{(i % 9) * 1.5 + (i * 5) % 13 + 0.01 * i:.3f}\n" for i in range(60))
+    at = apptest.open_page("your_data", session={"upload_bytes": ("a,b,target\n" + rows).encode(),
+                                                 "upload_name": "r.csv"}, source="upload a file")
+    assert [m.value for m in at.metric][:3] == ["60", "2", "yes"]
+    assert any("needs a label column with at least two classes" in i.value for i in at.info)   # the SVM says why
+    at.button(key="btn_regression").click().run()
+    assert not at.exception and not at.error
+    assert "R² (mean)" in at.dataframe[-1].value.columns
+    assert "Kernel ridge, R² over 3-fold cross-validation" in " ".join(m.value for m in at.markdown)
