@@ -51,10 +51,9 @@ def _frame_to_array(X, name: str) -> np.ndarray:
             f"{name} has {len(bad)} non-numeric column(s): {shown}. "
             "Drop them or encode them as numbers first."
         )
-    try:  # nullable integer columns hold pd.NA: make them NaN so the NaN check names the rows
-        return X.to_numpy(dtype=np.float64, na_value=np.nan)
-    except (TypeError, ValueError):
-        return X.to_numpy()
+    # scikit-learn's conversion (nullable columns' pd.NA become NaN, so the NaN check names the rows)
+    return sk_check_array(X, dtype=np.float64, ensure_all_finite=False, ensure_2d=False, ensure_min_samples=0,
+                          ensure_min_features=0, input_name=name)
 
 
 def _numbers(X, name: str, dtype) -> np.ndarray:
@@ -160,7 +159,7 @@ def check_matrix(X, name: str = "X", dtype=np.float64) -> np.ndarray:
         raise ValueError(f"{name} is empty: 0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
     if arr.shape[1] == 0:
         raise ValueError(f"{name} is empty: 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
-    arr = np.ascontiguousarray(arr, dtype=dtype)
+    arr = sk_check_array(arr, dtype=dtype, order="C", ensure_all_finite=False, input_name=name)
     _check_finite(arr, name)
     return arr
 
@@ -282,8 +281,8 @@ def check_labels(y, name: str = "y", n: int | None = None, other: str = "X") -> 
 def check_n_features(estimator, X, reset: bool, name: str = "X") -> None:
     """Record (``reset=True``, in ``fit``) or check ``estimator.n_features_in_`` against ``X``.
 
-    The one feature-count check of the package, worded as scikit-learn's so
-    that its estimator checks accept it.
+    For objects that are not scikit-learn estimators (openTSNE's affinities);
+    estimators get the same check, worded the same, from :func:`validate_data`.
 
     Parameters
     ----------
@@ -377,8 +376,8 @@ def validate_data(estimator, X, *, reset: bool, name: str = "X", dtype=np.float6
             check_matrix(np.empty(arr.shape), name)  # the same message as for a dense empty X
     else:
         arr = check_matrix(X, name, dtype=dtype)
-    check_n_features(estimator, arr, reset=reset, name=name)
-    # names (data frames) recorded at fit and compared later; the values were checked above
+    # the values were checked above; scikit-learn's validate_data records (fit) or compares the feature count
+    # and, for data frames, the column names
     sk_validate_data(estimator, X if hasattr(X, "columns") else arr, reset=reset, skip_check_array=True)
     return arr
 
