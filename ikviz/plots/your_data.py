@@ -44,9 +44,11 @@ def _titled(title: str, res) -> str:
 
 def class_name(res, code) -> str:
     """The name of class ``code`` in a result that lists its ``classes`` (else ``class <code>``)."""
+    from ..html import escape
+
     classes = res.get("classes") if isinstance(res, dict) else None
     if classes and 0 <= int(code) < len(classes):
-        return str(classes[int(code)])
+        return escape(classes[int(code)])      # Plotly renders a subset of HTML in names: data is shown as text
     return f"class {code}"
 
 
@@ -214,8 +216,11 @@ def svm_split_text(rows: list[dict]) -> str:
 
 def _colour_traces(fig, scatter, Y, values, name: str, col: int) -> None:
     """Points of one panel coloured by a column's ``values``: a colour scale for numbers, one trace per value
-    (the 12 most frequent, the rest grey) for text."""
+    (the 12 most frequent, the rest grey) for text. Names are HTML-escaped (Plotly renders tags in them)."""
+    from ..html import escape
+
     values = np.asarray(values)
+    name = escape(name)
     numeric = values.dtype.kind in "fiub"
     if numeric:
         v = values.astype(float)
@@ -231,7 +236,7 @@ def _colour_traces(fig, scatter, Y, values, name: str, col: int) -> None:
         if not len(pts):
             continue
         colour = "#bbbbbb" if c == "(other)" else CLASS_COLOURS[i % len(CLASS_COLOURS)]
-        fig.add_trace(scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name=c[:30], legendgroup=c,
+        fig.add_trace(scatter(x=pts[:, 0], y=pts[:, 1], mode="markers", name=escape(c[:30]), legendgroup=c,
                               showlegend=(col == 1), marker=dict(size=3, color=colour)), row=1, col=col)
 
 
@@ -268,7 +273,9 @@ def tsne_figure(res: dict, height: int = 460, colour=None, colour_name: str = ""
     fig.update_yaxes(scaleanchor="x", scaleratio=1, row=1, col=1)
     fig.update_yaxes(scaleanchor="x2", scaleratio=1, row=1, col=2)
     fig.update_annotations(font_size=12)
-    what = f", coloured by {colour_name}" if colour is not None and colour_name else ""
+    from ..html import escape
+
+    what = f", coloured by {escape(colour_name)}" if colour is not None and colour_name else ""
     return base_layout(fig, _titled(f"t-SNE of your data{what}", res), height=height)
 
 
