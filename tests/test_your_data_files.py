@@ -289,3 +289,19 @@ def test_a_numeric_target_gets_the_regression_check_on_the_page(monkeypatch):
     assert not at.exception and not at.error
     assert "R² (mean)" in at.dataframe[-1].value.columns
     assert "Kernel ridge, R² over 3-fold cross-validation" in " ".join(m.value for m in at.markdown)
+
+
+def test_the_summary_calls_a_winner_only_beyond_the_noise():
+    from ikviz.experiments.your_data import summary
+
+    def svm(ik, gk):
+        return [{"kernel": k, "mean": float(np.mean(f)), "sd": float(np.std(f, ddof=1)), "folds": f, "params": {},
+                 "n_folds": 5, "rows": 100} for k, f in (("ik", ik), ("rbf", gk), ("linear", [0.5] * 5))]
+
+    close = summary({"svm": svm([0.90, 0.80, 0.95, 0.85, 0.90], [0.88, 0.82, 0.93, 0.86, 0.89])})
+    assert close["wins"] == {"svm": "tie"} and "no clear difference" in close["sentences"]["svm"]
+    clear = summary({"svm": svm([0.90, 0.80, 0.95, 0.85, 0.90], [0.80, 0.70, 0.85, 0.76, 0.81])})
+    assert clear["wins"] == {"svm": "ik"} and "IK is better here" in clear["sentences"]["svm"]
+    assert "IK 0.880 ± 0.057, Gaussian 0.784 ± 0.057, linear" in clear["sentences"]["svm"]
+    assert "IK − Gaussian = +0.096 ± 0.002" in clear["sentences"]["svm"]
+    assert clear["verdict"].startswith("Overall: IK ahead on 1 of 1 check(s) (SVM)")

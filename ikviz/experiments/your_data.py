@@ -793,7 +793,8 @@ def _winner(diff: float, se: float = 0.0) -> str:
 
 def _fmt_params(params: dict) -> str:
     names = {"psi": "ψ", "gamma": "γ", "alpha": "α"}
-    return ", ".join(f"{names.get(k, k)} = {v:.3g}" for k, v in params.items())
+    text = ", ".join(f"{names.get(k, k)} = {v:.3g}" for k, v in params.items())
+    return f" ({text})" if text else ""
 
 
 def summary(results: dict) -> dict:
@@ -823,12 +824,15 @@ def summary(results: dict) -> dict:
         stable = "ik" if m["ik"] < 0.8 * m["gk"] else "gk" if m["gk"] < 0.8 * m["ik"] else "tie"
         hubs = "ik" if sk["ik"] < sk["gk"] - 0.1 else "gk" if sk["gk"] < sk["ik"] - 0.1 else "tie"
         wins["neighbours"] = stable if stable == hubs or hubs == "tie" else (hubs if stable == "tie" else "tie")
-        what = {"ik": "IK's", "gk": "the Gaussian's", "tie": "neither kernel's"}
+        stable_words = {"ik": "IK's neighbours are clearly more stable", "gk": "the Gaussian's neighbours are "
+                        "clearly more stable", "tie": "neither kernel's neighbours are clearly more stable"}
+        hub_words = {"ik": "IK has clearly fewer hubs", "gk": "the Gaussian kernel has clearly fewer hubs",
+                     "tie": "neither has clearly fewer hubs"}
         sentences["neighbours"] = (
             f"Nearest neighbours: mean N_eps {m['ik']:.1f} with IK against {m['gk']:.1f} with the Gaussian kernel "
             f"(points almost as near as the nearest; fewer is more stable) and k-occurrence skewness "
-            f"{sk['ik']:.2f} against {sk['gk']:.2f} (lower: fewer hubs): {what[stable]} neighbours are clearly "
-            f"more stable, {what[hubs]} has clearly fewer hubs (one seed, {r.get('rows', len(r['n_eps']['ik'])):,} "
+            f"{sk['ik']:.2f} against {sk['gk']:.2f} (lower: fewer hubs): {stable_words[stable]}, {hub_words[hubs]} "
+            f"(one seed, {r.get('rows', len(r['n_eps']['ik'])):,} "
             "rows; a difference under 20 % or 0.1 counts as none).")
     for name, unit, what in (("svm", "accuracy", "SVM"), ("regression", "R²", "Kernel ridge")):
         if name not in results:
@@ -842,8 +846,8 @@ def summary(results: dict) -> dict:
         k = ik.get("n_folds", len(ik["folds"]))
         sentences[name] = (
             f"{what}, {unit} over {k}-fold {'stratified ' if name == 'svm' else ''}cross-validation on "
-            f"{ik.get('rows', 0):,} rows: IK {ik['mean']:.3f} ± {ik['sd']:.3f} ({_fmt_params(ik['params'])}), "
-            f"Gaussian {gk['mean']:.3f} ± {gk['sd']:.3f} ({_fmt_params(gk['params'])}), linear "
+            f"{ik.get('rows', 0):,} rows: IK {ik['mean']:.3f} ± {ik['sd']:.3f}{_fmt_params(ik['params'])}, "
+            f"Gaussian {gk['mean']:.3f} ± {gk['sd']:.3f}{_fmt_params(gk['params'])}, linear "
             f"{lin['mean']:.3f} ± {lin['sd']:.3f}; IK − Gaussian = {diff:+.3f} ± {se:.3f} (standard error over "
             f"the folds): {verdict}" + (f" (a difference counts over {TIE} and two standard errors)." if
                                         wins[name] == "tie" else "."))
