@@ -20,6 +20,7 @@ from ikviz.export import (
     python_snippet,
 )
 from ikviz.plots import kernel_shapes as shape_plots
+from ikviz.plots.style import PROJECTOR_FONTS
 
 FULL_RUN = kernel_shapes.run
 TINY = kernel_shapes.Params(n=120, psi=8, t=10, grid=7, partition=2, psi_small=4, psi_large=16, seed=3)
@@ -183,7 +184,7 @@ def test_presentation_mode_shows_one_figure_at_a_time_with_a_pager(small_kernel_
     assert len(pager.options) == 7 and pager.value == 1 and pager.options[6].startswith("7 · Sharpness")
     assert chart_keys(at) == ["chart_ik_anne"]
     spec = apptest.charts(at)[0].spec.replace(" ", "")
-    assert '"size":22' in spec  # drawn at projector size (title font)
+    assert f'"size":{PROJECTOR_FONTS["title"]}' in spec  # drawn at projector size (title font)
     pager.set_value(7).run()
     assert not at.exception and chart_keys(at) == ["chart_sharpness"] and at.query_params["fig"] == "7"
     at.toggle(key="_w_present").set_value(False).run()  # out of presentation mode: every figure, no pager
