@@ -176,7 +176,7 @@ def _has_bokeh() -> bool:
 @contextmanager
 def connect(scheduler: str | None = None, *, n_workers: int | None = None, threads_per_worker: int = 1,
             timeout: float = CONNECT_TIMEOUT, memory_limit="auto", dashboard_address: str | None = ":0",
-            quiet: bool = False, stream=None, processes: bool = True):
+            quiet: bool = False, stream=None, processes: bool = True, warm: bool = True):
     """A ``distributed.Client`` for the duration of the ``with`` block, closed (with its cluster) at the end.
 
     Parameters
@@ -202,6 +202,9 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
     processes : bool, default=True
         Local cluster only: worker processes (the command line), or worker threads in this process
         (a server such as the app, where spawning processes would re-import the server).
+    warm : bool, default=True
+        Local worker processes only: import ``ikviz.kernels`` in each and load numba's compiled code
+        (about a second, once per worker, counted as start-up rather than as the first blocks' time).
     """
     address = scheduler_address(scheduler)
     if address:
@@ -234,6 +237,8 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
                                    dashboard_address=":0" if dashboard_address is None else dashboard_address,
                                    **({"env": {"NUMBA_NUM_THREADS": str(threads_per_worker)}} if processes else {}))
         client = Client(cluster)
+        if processes and warm:
+            client.run(_warm_worker)  # part of the start-up: each worker imports the kernel and loads its code
     try:
         if not quiet:
             info = client.scheduler_info(n_workers=-1) if _takes_n_workers(client) else client.scheduler_info()
@@ -268,6 +273,17 @@ def _close_quietly(client, cluster, timeout: float) -> None:
             cluster.close()
         except Exception:  # noqa: BLE001
             pass
+
+
+def _warm_worker() -> None:
+    """In a fresh worker process: import the kernel and run its compiled code once on a few rows."""
+    import numpy as np
+
+    from ..kernels import IsolationKernel
+
+    X = np.random.default_rng(0).normal(size=(64, 2))
+    for method in ("anne", "iforest"):
+        IsolationKernel(psi=4, t=2, method=method, random_state=0).fit(X).cells(X)
 
 
 def _takes_n_workers(client) -> bool:

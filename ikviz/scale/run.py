@@ -67,18 +67,45 @@ class _PartWriter:
         self.kernel, self.dtype, self.folder = kernel, np.dtype(dtype), str(folder)
 
     def __call__(self, block, i: int) -> int:
-        import pyarrow as pa
-
         block = np.asarray(block)
         n, t = block.shape[0], self.kernel.t_
         cells = np.empty((n, t), dtype=self.dtype, order="F")
         for lo in range(0, n, _SUB_ROWS):
             cells[lo:lo + _SUB_ROWS] = self.kernel.cells(block[lo:lo + _SUB_ROWS])
-        kind = pa.from_numpy_dtype(self.dtype)
-        schema = pa.schema([pa.field(f"p{k}", kind, nullable=False) for k in range(t)])
-        table = pa.Table.from_arrays([pa.array(cells[:, k]) for k in range(t)], schema=schema)
-        write_part(table, f"{self.folder}/{_part_name(i)}")
+        try:
+            write_part(cells_table(cells), f"{self.folder}/{_part_name(i)}")
+        except OSError as exc:
+            raise OutputError(exc.errno, str(exc)) from None
         return n
+
+
+class OutputError(OSError):
+    """Writing the output failed (a full disk, say): raised on a worker, reported by :func:`features`.
+
+    Examples
+    --------
+    >>> import errno
+    >>> from ikviz.scale.run import OutputError
+    >>> OutputError(errno.ENOSPC, "No space left on device").errno == errno.ENOSPC
+    True
+    """
+
+
+def cells_table(cells: np.ndarray):
+    """The cells (n, t) as an Arrow table of non-nullable columns ``p0 .. p{t-1}`` (column-major in: no copy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.scale.run import cells_table
+    >>> cells_table(np.array([[1, 2], [3, 0]], dtype=np.int8)).column_names
+    ['p0', 'p1']
+    """
+    import pyarrow as pa
+
+    kind = pa.from_numpy_dtype(cells.dtype)
+    schema = pa.schema([pa.field(f"p{k}", kind, nullable=False) for k in range(cells.shape[1])])
+    return pa.Table.from_arrays([pa.array(cells[:, k]) for k in range(cells.shape[1])], schema=schema)
 
 
 def write_part(table, path: str) -> None:
@@ -211,7 +238,10 @@ def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: s
     result = FeaturesResult(str(out), n, len(ds.features), ds.features, ds.source.files, kernel.psi_, t, method,
                             seed, dtype.name, fit_seconds, 0.0, X.numblocks[0])
     try:
-        tmp.mkdir()
+        try:
+            tmp.mkdir()
+        except OSError as exc:
+            raise OutputError(exc.errno, str(exc)) from None
         writer = dask.delayed(_PartWriter(kernel, dtype, str(tmp)), pure=True)  # one copy per worker
         parts = [dask.delayed(_write_block)(writer, block, i) for i, block in enumerate(X.to_delayed().ravel())]
         written = compute(client, parts, progress=within(report, 0.05, 1.0), worker_timeout=worker_timeout,
@@ -220,12 +250,12 @@ def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: s
             raise RuntimeError(f"wrote {sum(written):,} rows of {n:,}")
         result.seconds = time.perf_counter() - start
         info = asdict(result) | {"rows_per_second": result.rows_per_second}
-        (tmp / OUTPUT_MARK).write_text(json.dumps(info, indent=1))
-        publish(tmp, out, files, overwrite=overwrite)
-    except ClusterError:
-        discard(tmp)
-        raise
-    except OSError as exc:
+        try:
+            (tmp / OUTPUT_MARK).write_text(json.dumps(info, indent=1))
+            publish(tmp, out, files, overwrite=overwrite)
+        except OSError as exc:
+            raise OutputError(exc.errno, str(exc)) from None
+    except OutputError as exc:
         discard(tmp)
         raise _output_error(exc, out) from None
     except BaseException:
