@@ -140,7 +140,7 @@ def compute(fn: Callable, *args, inline: bool = False, ask: str | None = None, p
     store = get_store()
     if inline:
         return store.call(fn, args, kwargs, persist=persist)
-    key = store.key(fn, args, kwargs)
+    key = store.key_of(fn, args, kwargs)
     stopped = st.session_state.setdefault(_STOPPED_KEY, set())
     if key in stopped:  # cancelled here: wait for a changed setting or a click, do not start it again
         st.info("Stopped on request. Change a setting, or run it after all.")

@@ -185,7 +185,7 @@ def test_a_planted_pickle_is_never_unpickled(tmp_path):
 
     directory = tmp_path / "store"
     store = ResultsStore(directory=directory)
-    key = store._disk_key(store.key(twice, (3,), {}), twice)
+    key = store._keys(twice, (3,), {})[1]()
     marker = tmp_path / "code-ran"
     payload = pickle.dumps(_RunsCode(str(marker)))
     # 1. unsigned bytes where the store looks
@@ -275,3 +275,49 @@ def test_two_sessions_asking_for_a_result_on_disk_read_it_once(tmp_path, monkeyp
         th.join()
     assert len(reads) == 1 and all(j.done() and np.array_equal(j.result(), 8) for j in jobs)
     assert store.computed == 0
+
+
+def big_result(n):
+    return {"values": np.arange(n, dtype=np.float64), "n": n}
+
+
+def figure_of(result, scale):
+    return float(result["values"].sum()) * scale
+
+
+def test_a_figure_of_a_held_result_is_keyed_by_the_results_key_not_its_values(tmp_path, monkeypatch):
+    import dask.base
+
+    store = ResultsStore(directory=tmp_path / "store", workers=1)
+    result = store.memo(big_result)(1_000_000)
+    seen = []
+    real = dask.base.tokenize
+
+    def spy(*args, **kwargs):
+        seen.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dask.base, "tokenize", spy)
+    key = store.key_of(figure_of, (result, 2.0), {})
+    assert key != store.key(figure_of, (result, 2.0), {})  # the values were not hashed for it
+    assert not any(isinstance(a, np.ndarray) for a in _flatten(seen[0]))
+    assert store.key_of(figure_of, (result, 2.0), {}) == key  # stable across reruns
+    copy = {"values": result["values"].copy(), "n": 1_000_000}
+    assert store.key_of(figure_of, (copy, 2.0), {}) == store.key(figure_of, (copy, 2.0), {})  # not held: values
+    monkeypatch.setattr(dask.base, "tokenize", real)
+    assert store.memo(figure_of)(result, 2.0) == figure_of(result, 2.0)
+    # on disk the values count: a restarted server with the result read back finds the figure's entry
+    restarted = ResultsStore(directory=tmp_path / "store", workers=1)
+    again = restarted.memo(big_result)(1_000_000)
+    assert restarted.memo(figure_of)(again, 2.0) == figure_of(result, 2.0) and restarted.computed == 0
+
+
+def _flatten(value):
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _flatten(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _flatten(v)
+    else:
+        yield value

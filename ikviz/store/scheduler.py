@@ -52,6 +52,32 @@ BACKGROUND = 10
 _QUEUED = object()  # what an in-flight disk read hands its joiners when it found nothing: look again
 
 
+class _Held:
+    """A stand-in for a result the store holds, in a key: tokenized as that result's key."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def __dask_tokenize__(self):
+        return ("ikviz-store-result", self.key)
+
+
+def _stand_ins(value, held: Callable, depth: int = 0):
+    """``value`` with every held result in it (to depth 3 of tuples, lists and dicts) replaced by :class:`_Held`."""
+    key = held(value)
+    if key is not None:
+        return _Held(key)
+    if depth >= 3:
+        return value
+    if type(value) in (tuple, list):
+        return type(value)(_stand_ins(v, held, depth + 1) for v in value)
+    if type(value) is dict:
+        return {k: _stand_ins(v, held, depth + 1) for k, v in value.items()}
+    return value
+
+
 def _share_at(points: list[tuple[float, float]], fraction: float) -> float:
     """The share of an earlier run's time at which it first reported ``fraction`` (linear between reports).
 
@@ -238,21 +264,37 @@ class ResultsStore:
             threading.Thread(target=self._work, args=(BACKGROUND,), name=f"ikviz-store-bg-{i}", daemon=True).start()
 
     # -- keys and held results ---------------------------------------------------------------
-    key = staticmethod(block_key)
+    key = staticmethod(block_key)  # the key of a call whose arguments hold no result of this store
 
-    @staticmethod
-    def _disk_key(key: str, fn: Callable) -> str:
-        """The disk's key: the result's key and the digest of the code it depends on."""
-        return f"{key}-{block_fingerprint(fn)}"
+    def key_of(self, fn: Callable, args: tuple, kwargs: dict) -> str:
+        """The store's key for ``fn(*args, **kwargs)``: :func:`~ikviz.runner.block_key`, where each argument
+        that is a result this store holds (a figure of a result: ``figures.built``) is stood for by that
+        result's own key, instead of being hashed again on every rerun."""
+        return self._keys(fn, args, kwargs)[0]
 
-    def _read_disk(self, key: str, fn: Callable) -> tuple[bool, object, int]:
+    def _keys(self, fn: Callable, args: tuple, kwargs: dict) -> tuple[str, Callable[[], str]]:
+        """The memory key, and a function that gives the disk key (called only on a miss)."""
+        held = self._memory.key_of
+        standing = _stand_ins(args, held), {k: _stand_ins(v, held) for k, v in kwargs.items()}
+        key = block_key(fn, *standing)
+        plain = all(a is b for a, b in zip(standing[0], args)) and \
+            all(standing[1][k] is v for k, v in kwargs.items())
+
+        def disk_key() -> str:
+            # a held result stands for its key in memory only: on disk the arguments' own values count,
+            # and the digest of the code the block depends on
+            return f"{key if plain else block_key(fn, args, kwargs)}-{block_fingerprint(fn)}"
+
+        return key, disk_key
+
+    def _read_disk(self, disk_key: Callable[[], str]) -> tuple[bool, object, int]:
         """``(found, value, size)`` from disk; call without the lock (reads and unpickles)."""
         if self._disk is None:
             return False, None, 0
-        found, value = self._disk.get(self._disk_key(key, fn))
+        found, value = self._disk.get(disk_key())
         return found, value, (nbytes(value) if found else 0)
 
-    def _write(self, key: str, fn: Callable, value, persist: bool) -> int:
+    def _write(self, disk_key: Callable[[], str], value, persist: bool) -> int:
         """Keep ``value`` on disk if ``persist``; its size in bytes. Call without the lock (pickles)."""
         if not persist or self._disk is None:
             return nbytes(value)
@@ -260,7 +302,7 @@ class ResultsStore:
             body = pickle.dumps(value, protocol=5)
         except Exception:  # e.g. a compiled numba object: held in memory, not on disk
             return nbytes(value)
-        self._disk.put_pickled(self._disk_key(key, fn), body)
+        self._disk.put_pickled(disk_key(), body)
         return len(body)
 
     @property
@@ -295,12 +337,12 @@ class ResultsStore:
 
         Computes nothing: a page shows a heavy result when someone has already asked for it.
         """
-        key = self.key(fn, args, kwargs)
+        key, disk_key = self._keys(fn, args, kwargs)
         with self._lock:
             found, value = self._from_memory(key)
         if found:
             return True, value
-        found, value, size = self._read_disk(key, fn)
+        found, value, size = self._read_disk(disk_key)
         if found:
             with self._lock:
                 self._memory.put(key, value, size)
@@ -318,7 +360,7 @@ class ResultsStore:
         through its ``memo``: for what must not reach the disk (an upload) or is
         quicker to make again than to read back (a Plotly figure).
         """
-        key = self.key(fn, args, kwargs)
+        key, disk_key = self._keys(fn, args, kwargs)
         while True:
             with self._lock:
                 found, value = self._from_memory(key)
@@ -338,12 +380,12 @@ class ResultsStore:
                 continue
             return value
         try:
-            found, value, size = self._read_disk(key, fn) if persist else (False, None, 0)
+            found, value, size = self._read_disk(disk_key) if persist else (False, None, 0)
             if not found:
                 with self._lock:
                     self.misses += 1
                 value = call_block(fn, args, kwargs, self._memo_for(persist), progress)
-                size = self._write(key, fn, value, persist)
+                size = self._write(disk_key, value, persist)
                 with self._lock:
                     self.computed += 1
         except BaseException as exc:
@@ -418,7 +460,7 @@ class ResultsStore:
                     persist: bool = True, keep: bool = False) -> Job:
         """:meth:`submit` with the arguments as a tuple and a dict (no name of ``fn``'s is taken)."""
         priority = BACKGROUND if priority > FOREGROUND else FOREGROUND
-        key = self.key(fn, args, kwargs)
+        key, disk_key = self._keys(fn, args, kwargs)
         while True:
             with self._lock:
                 found, value = self._from_memory(key)
@@ -444,7 +486,7 @@ class ResultsStore:
                     continue
                 return self._finished_job(key, fn, value)
             try:
-                found, value, size = self._read_disk(key, fn) if persist else (False, None, 0)
+                found, value, size = self._read_disk(disk_key) if persist else (False, None, 0)
                 profile = None if found else self._profile(block_name(fn))
             except BaseException as exc:
                 with self._lock:

@@ -54,10 +54,32 @@ def nbytes(value, _depth: int = 0) -> int:
     return 64
 
 
+class _LRU(LRUCache):
+    """cachetools' LRU cache that tells its owner which values it drops."""
+
+    def __init__(self, maxsize, getsizeof, dropped):
+        super().__init__(maxsize=maxsize, getsizeof=getsizeof)
+        self._dropped = dropped
+
+    def popitem(self):
+        key, entry = super().popitem()
+        self._dropped(key, entry[0])
+        return key, entry
+
+
+def _referable(value) -> bool:
+    """Whether a held value can stand for its key when passed on (not a number, string or other value
+    Python may share between unrelated callers)."""
+    return not isinstance(value, (int, float, complex, str, bytes, bool, type(None), tuple, frozenset))
+
+
 class MemoryCache:
     """Values held in memory, at most ``max_bytes`` of them, the least recently used dropped first.
 
     Not locked: the store calls it under its own lock (every method is quick).
+    :meth:`key_of` gives the key of a held value from the value itself, so a
+    result passed on to another computation (a figure of it) is keyed by its
+    key instead of being hashed again.
 
     Examples
     --------
@@ -65,11 +87,19 @@ class MemoryCache:
     >>> cache.put("a", "A", 60); cache.put("b", "B", 60)   # a goes: 120 > 100
     >>> cache.get("a"), cache.get("b"), cache.bytes
     ((False, None), (True, 'B'), 60)
+    >>> value = [1, 2]
+    >>> cache.put("c", value, 10); cache.key_of(value), cache.key_of([1, 2])
+    ('c', None)
     """
 
     def __init__(self, max_bytes: int):
         self.max_bytes = int(max_bytes)
-        self._lru = LRUCache(maxsize=max(1, self.max_bytes), getsizeof=lambda entry: entry[1])
+        self._ids: dict[int, str] = {}  # id of a held value -> its key (the value is alive while held)
+        self._lru = _LRU(max(1, self.max_bytes), lambda entry: entry[1], self._forget)
+
+    def _forget(self, key: str, value) -> None:
+        if self._ids.get(id(value)) == key:
+            del self._ids[id(value)]
 
     def get(self, key: str) -> tuple[bool, object]:
         """``(True, value)`` if held (now the most recently used), else ``(False, None)``."""
@@ -80,13 +110,23 @@ class MemoryCache:
         """Hold ``value`` as ``size`` bytes; a value larger than the whole bound is not held."""
         if size > self.max_bytes:
             return
+        old = self._lru.get(key)
+        if old is not None:
+            self._forget(key, old[0])
         self._lru[key] = (value, max(1, int(size)))
+        if key in self._lru and _referable(value):
+            self._ids[id(value)] = key
+
+    def key_of(self, value) -> str | None:
+        """The key of ``value`` if this very object is held, else None."""
+        return self._ids.get(id(value))
 
     def __contains__(self, key: str) -> bool:
         return key in self._lru
 
     def clear(self) -> None:
         self._lru.clear()
+        self._ids.clear()
 
     @property
     def bytes(self) -> int:
