@@ -136,7 +136,9 @@ class Row:
 
     @property
     def size(self) -> str:
-        """"quick" (CI's reduced size) or "full" (the paper's size where the data is here)."""
+        """"quick" (CI's reduced size), "full" (the paper's size where the data is here), or "not run"."""
+        if not self.reproduction or self.verdict == "data not available here":
+            return "not run"
         return "quick" if self.quick else "full"
 
 

@@ -201,7 +201,9 @@ def test_claims_page_lists_every_claim_with_verdicts_and_links(monkeypatch):
     at = open_page("claims")
     [table] = at.dataframe
     assert len(table.value) == len(claims.CLAIMS)
-    assert set(table.value["verdict"]) == {"holds", "does not reproduce"}
+    assert set(table.value["verdict"]) == {"holds", "does not reproduce", "data not available here"}
+    unavailable = table.value[table.value["verdict"] == "data not available here"]
+    assert set(unavailable["size"]) == {"not run"} and all("http" in why for why in unavailable["why"])
     counts = {m.label: int(m.value) for m in at.metric}
     assert counts["holds"] == sum(table.value["verdict"] == "holds") > 0
     assert sum(counts.values()) == len(claims.CLAIMS)
