@@ -62,7 +62,8 @@ def _roles(info, label: str | None, fp: str, label_key: str) -> dict:
     st.markdown("**Each column's role** (ignore, feature, one-hot, or use as label):")
     grid = st.columns(min(3, len(shown)))
     for i, col in enumerate(shown):
-        role_key, default, options = f"yd_role_{fp}_{i}", upload.initial_role(col), upload.role_options(col.kind)
+        role_key, options = f"yd_role_{fp}_{i}", upload.role_options(col.kind)
+        default = upload.initial_role(col, label)
         if st.session_state.get(role_key) not in options:
             st.session_state[role_key] = default
         roles[col.name] = grid[i % len(grid)].selectbox(

@@ -305,7 +305,8 @@ def test_role_choices_follow_the_column_kind_and_the_suggested_role():
     assert set(ROLE_LABELS) == set(ROLES) and ROLE_LABELS["encode"] == "encode (one-hot)"
     # the suggested role when offered; a guessed label (or a numeric constant's "feature") starts at the first option
     assert [initial_role(cols[n]) for n in ("a", "k", "id", "colour", "kind")] == [
-        "feature", "ignore", "ignore", "encode", "ignore"]
+        "feature", "ignore", "ignore", "encode", "encode"]
+    assert initial_role(cols["kind"], "colour") == "ignore"   # beside another label a guessed label would leak
     # every column but the label gets a choice (issue 33: numeric columns can be ignored in the app too)
     assert [c.name for c in role_columns(info.columns, "kind")] == ["a", "k", "id", "colour"]
     assert [c.name for c in role_columns(info.columns, None)] == ["a", "k", "id", "colour", "kind"]
@@ -313,5 +314,5 @@ def test_role_choices_follow_the_column_kind_and_the_suggested_role():
     chosen = {"colour": "ignore", "id": ""}
     assert [shown_role(c, "kind", chosen) for c in info.columns] == ["feature", "feature", "ignore", "ignore",
                                                                      "label"]
-    assert [shown_role(c, None, {}) for c in info.columns] == ["feature", "feature", "ignore", "encode", "feature"]
+    assert [shown_role(c, None, {}) for c in info.columns] == ["feature", "feature", "ignore", "encode", "encode"]
     assert shown_role(cols["a"], None, {"a": "label"}) == "feature"   # only the picked label is the label

@@ -78,7 +78,7 @@ def test_column_table_lists_every_column_with_its_current_role():
                      "role": ["feature", "ignore", "ignore", "label"], "missing": [0, 0, 0, 0],
                      "distinct": [3, 3, 2, 2], "examples": ["1.5, 2.5, 3.5", "2024-01-02, 2024-01-03, 2024-01-04",
                                                             "red, blue", "p, q"]}
-    assert plots.column_table(info, None, {})["role"] == ["feature", "ignore", "encode", "feature"]
+    assert plots.column_table(info, None, {})["role"] == ["feature", "ignore", "encode", "encode"]   # text: one-hot
 
 
 def test_summary_texts_name_at_most_ten_constant_columns_and_count_the_classes():

@@ -506,20 +506,32 @@ def role_options(kind: str) -> list[str]:
     return ["ignore", "encode", "label"] if kind in TEXT_KINDS else ["feature", "ignore", "encode", "label"]
 
 
-def initial_role(col: ColumnInfo) -> str:
-    """The role a column's choice starts at: its suggested role if offered and not the label, else the first option.
+def _unpicked_label_role(col: ColumnInfo, label: str | None) -> str:
+    """The role of a guessed label that is not the label: ignored beside another label (it would leak into the
+    features), else its ordinary role."""
+    if label is not None:
+        return "ignore"
+    return _default_role(col.kind, col.n_unique, MAX_CATEGORIES, col.kind in ("numeric", "integer"))
+
+
+def initial_role(col: ColumnInfo, label: str | None = None) -> str:
+    """The role a column's choice starts at: its suggested role if offered, else the first option; a guessed label
+    that is not picked is ignored beside another ``label`` (as :func:`read_table` does), else a feature.
 
     Examples
     --------
     >>> from ikviz.data.upload import ColumnInfo, initial_role
     >>> initial_role(ColumnInfo("colour", "text", 0, 2, ["red"], "encode"))
     'encode'
-    >>> initial_role(ColumnInfo("kind", "text", 0, 2, ["a"], "label"))   # a guessed label not picked
-    'ignore'
+    >>> guessed = ColumnInfo("kind", "text", 0, 2, ["a"], "label")
+    >>> initial_role(guessed), initial_role(guessed, label="other")   # a guessed label not picked
+    ('encode', 'ignore')
     """
     options = role_options(col.kind)
     role = getattr(col, "role", None)
-    return role if role in options and role != "label" else options[0]
+    if role == "label":
+        role = _unpicked_label_role(col, label)
+    return role if role in options else options[0]
 
 
 def role_columns(columns: list[ColumnInfo], label: str | None) -> list[ColumnInfo]:
@@ -537,19 +549,22 @@ def role_columns(columns: list[ColumnInfo], label: str | None) -> list[ColumnInf
 
 
 def shown_role(col: ColumnInfo, label: str | None, roles: dict[str, str]) -> str:
-    """The role a column has with the current choices (a guessed label not picked is a plain feature).
+    """The role a column has with the current choices (a guessed label not picked: see :func:`initial_role`).
 
     Examples
     --------
     >>> from ikviz.data.upload import ColumnInfo, shown_role
     >>> kind = ColumnInfo("kind", "integer", 0, 3, [], "label")
-    >>> shown_role(kind, "kind", {}), shown_role(kind, None, {}), shown_role(kind, None, {"kind": "ignore"})
+    >>> shown_role(kind, "kind", {}), shown_role(kind, None, {}), shown_role(kind, "x", {})
     ('label', 'feature', 'ignore')
     """
     if col.name == label:
         return "label"
-    role = roles.get(col.name) or getattr(col, "role", "feature")
-    return "feature" if role == "label" else role
+    own = getattr(col, "role", "feature")
+    role = roles.get(col.name) or own
+    if role == "label":
+        return _unpicked_label_role(col, label) if own == "label" else own
+    return role
 
 
 # ------------------------------------------------------------------ reading
@@ -619,7 +634,10 @@ def _resolve_roles(info: FileInfo, label: str | None, roles: dict[str, str] | No
         if col.name == label:
             role = "label"
         elif role is None or role == "label":
-            fallback = col.role if col.role != "label" else _default_role(col.kind, col.n_unique, max_categories)
+            fallback = col.role if col.role != "label" else _unpicked_label_role(col, label)
+            if role is None and col.role == "label" and label is not None:
+                notes.append(f"Column {col.name!r} looks like a label but is not the label: ignored, so that it "
+                             "does not leak into the features (give it the role feature or one-hot to use it).")
             if role == "label":
                 notes.append(f"Column {col.name!r} was marked as label, but {label!r} is the label: "
                              f"{col.name!r} is treated as {fallback}.")
