@@ -81,11 +81,11 @@ def source() -> tuple[exp.Source | None, list[str]]:
                                                   "parquet", "pq"])
     file = current_file()
     if file is None:
-        st.info("Upload a file to start, or switch to a bundled dataset in the sidebar. The file is kept in this "
-                "session's memory only: it and everything computed from it are never written to disk, and are "
-                "gone when the session ends.")
+        st.info("Upload a file to start, or switch to a bundled dataset in the sidebar. The file stays in this "
+                "session; it and everything computed from it are held in the server's memory only, never written "
+                "to disk, and are dropped when newer results need the room or the server restarts.")
         return None, []
-    st.caption(literal(plots.file_text(file)) + " · kept in memory for this session only, never on disk.")
+    st.caption(literal(plots.file_text(file)) + " · held in memory only, never written to disk.")
     fp = file.fingerprint[:16]
     left, right = st.columns(2)
     missing = left.selectbox("missing values", list(MISSING_LABELS), key=f"yd_missing_{fp}",
