@@ -30,12 +30,12 @@ rng = np.random.default_rng(0)
 X = np.vstack([rng.normal(c, s, size=(m, d)) for c, s, m in ((0, 0.5, n // 2), (4, 1.0, n // 4), (8, 0.3, n - n // 2 - n // 4))])
 warm = X[:300]
 metric = {"euclidean": "euclidean", "ik": "ik", "ag": "adaptive"}[measure]
-DensityPeaks(3, eps_fraction=0.05, metric=metric, psi=16, t=20, n_neighbors=10, random_state=0).fit(warm)
+DensityPeaks(3, eps_fraction=0.05, metric=metric, psi=16, t=20, n_neighbours=10, random_state=0).fit(warm)
 
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 tracemalloc.start()
 start = time.perf_counter()
-dp = DensityPeaks(3, eps_fraction=0.05, metric=metric, psi=psi, t=200, n_neighbors=50, random_state=0).fit(X)
+dp = DensityPeaks(3, eps_fraction=0.05, metric=metric, psi=psi, t=200, n_neighbours=50, random_state=0).fit(X)
 labels = dp.labels_
 seconds = time.perf_counter() - start
 prepare = 0.0

@@ -24,6 +24,9 @@ validate_params
     Decorator of a function: checks its arguments against a constraints dict.
 Interval, StrOptions, HasMethods
     Constraint types used in those dicts.
+Hidden
+    Wraps a constraint that is accepted but not advertised in messages (the
+    ``"deprecated"`` default of a renamed parameter).
 InvalidParameterError
     The error both raise (a subclass of ``ValueError`` and ``TypeError``).
 """
@@ -31,6 +34,7 @@ InvalidParameterError
 from __future__ import annotations
 
 from sklearn.base import _fit_context as fit_context
-from sklearn.utils._param_validation import HasMethods, Interval, InvalidParameterError, StrOptions, validate_params
+from sklearn.utils._param_validation import (HasMethods, Hidden, Interval, InvalidParameterError, StrOptions,
+                                            validate_params)
 
-__all__ = ["HasMethods", "Interval", "InvalidParameterError", "StrOptions", "fit_context", "validate_params"]
+__all__ = ["HasMethods", "Hidden", "Interval", "InvalidParameterError", "StrOptions", "fit_context", "validate_params"]

@@ -19,6 +19,8 @@ scikit-learn's estimator checks.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.utils.validation import check_array as sk_check_array
 from sklearn.utils.validation import validate_data as sk_validate_data
@@ -428,6 +430,33 @@ def check_dense_size(n_rows: int, n_cols: int, budget: int | None, what: str, hi
     if need > limit:
         over = f"the {_bytes(limit)} budget" if budget is None else f"dense_budget={budget!r} (bytes)"
         raise ValueError(f"{what} would be a dense {n_rows} x {n_cols} matrix ({_bytes(need)}), over {over}. {hint}")
+
+
+def renamed(owner: str, old: str, new: str, old_value, new_value):
+    """The value of parameter ``new``, or of its deprecated old name ``old`` when that was given (with a FutureWarning).
+
+    ikviz spells "neighbour" one way in its public API; parameters spelt
+    "neighbor" before are still accepted for a while. An old parameter not
+    given holds ``"deprecated"`` (estimators) or ``None`` (functions).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from ikviz._validation import renamed
+    >>> renamed("DensityPeaks", "n_neighbors", "n_neighbours", "deprecated", 7)
+    7
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     renamed("DensityPeaks", "n_neighbors", "n_neighbours", 5, 7)
+    5
+    >>> print(caught[0].message)
+    DensityPeaks: 'n_neighbors' is renamed 'n_neighbours' (ikviz spells "neighbour" one way); the old name will be removed in a future release.
+    """
+    if old_value is None or (isinstance(old_value, str) and old_value == "deprecated"):
+        return new_value
+    warnings.warn(f"{owner}: {old!r} is renamed {new!r} (ikviz spells \"neighbour\" one way); the old name will be "
+                  "removed in a future release.", FutureWarning, stacklevel=3)
+    return old_value
 
 
 def as_generator(random_state) -> np.random.Generator:

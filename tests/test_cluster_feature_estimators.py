@@ -29,10 +29,10 @@ from ikviz import features as ft
 CHECKED = [
     cl.DensityPeaks(),
     cl.DensityPeaks(metric="ik", psi=8, t=20, random_state=0),
-    cl.DensityPeaks(metric="adaptive", n_neighbors=3),
+    cl.DensityPeaks(metric="adaptive", n_neighbours=3),
     cl.SpectralClustering(psi=8, t=20),
     cl.SpectralClustering(affinity="rbf"),
-    cl.SpectralClustering(affinity="adaptive", n_neighbors=3),
+    cl.SpectralClustering(affinity="adaptive", n_neighbours=3),
     ft.RandomFourierFeatures(n_components=20, random_state=0),
     ft.RandomFourierFeatures("laplacian", n_components=20, random_state=0),
     ft.LowRankNystroem(budget=8, random_state=0),
@@ -161,7 +161,7 @@ def test_numpy_scalars_are_accepted_as_parameters(blobs):
     X, y = blobs
     f32, i64 = np.float32, np.int64
     plain = cl.DensityPeaks(2, eps_fraction=0.25).fit(X)
-    scalars = cl.DensityPeaks(i64(2), eps_fraction=f32(0.25), n_neighbors=np.int32(5),
+    scalars = cl.DensityPeaks(i64(2), eps_fraction=f32(0.25), n_neighbours=np.int32(5),
                               block_bytes=np.uint64(10**6)).fit(X)
     np.testing.assert_array_equal(plain.labels_, scalars.labels_)
     sc = cl.SpectralClustering(np.int16(2), affinity="rbf", gamma=f32(1), n_init=i64(2), random_state=0).fit(X)
@@ -319,7 +319,7 @@ def test_density_peaks_does_not_depend_on_the_row_order(metric, eps):
     # a full 9 x 7 integer grid: many equal densities and equal distances, so the tie rule decides a lot
     rng = np.random.default_rng(0)
     X = np.array([(i, j) for i in range(9) for j in range(7)], dtype=float)
-    dp = cl.DensityPeaks(3, eps_fraction=eps, metric=metric, n_neighbors=6, random_state=5)
+    dp = cl.DensityPeaks(3, eps_fraction=eps, metric=metric, n_neighbours=6, random_state=5)
     ref = clone(dp).fit(X)
     assert 2 <= len(np.unique(ref.rho_)) <= 8 and len(np.unique(ref.delta_)) <= 16   # ties are plentiful
     for _ in range(5):

@@ -78,13 +78,13 @@ def _dissimilarities(X, metric, dp):
         return D
     if metric == "ik":
         return 1 - dp.kernel_.similarity(X)
-    scale = np.sort(D, axis=1)[:, dp.n_neighbors]   # k-th neighbour, the point itself excluded
+    scale = np.sort(D, axis=1)[:, dp.n_neighbours]   # k-th neighbour, the point itself excluded
     return 1 - np.exp(-D**2 / np.outer(scale, scale))
 
 
 @pytest.mark.parametrize("metric", ["euclidean", "ik", "adaptive"])
 def test_density_peaks_equals_a_brute_force_reference(blobs, metric):
-    dp = cl.DensityPeaks(3, eps_fraction=0.2, metric=metric, psi=8, t=40, n_neighbors=5, random_state=2).fit(blobs)
+    dp = cl.DensityPeaks(3, eps_fraction=0.2, metric=metric, psi=8, t=40, n_neighbours=5, random_state=2).fit(blobs)
     D = _dissimilarities(blobs, metric, dp)
     assert dp.max_distance_ == pytest.approx(D.max())
     if metric == "adaptive":   # the package's own kernel gives the same matrix
@@ -99,7 +99,7 @@ def test_density_peaks_equals_a_brute_force_reference(blobs, metric):
 
 @pytest.mark.parametrize("metric", ["euclidean", "ik", "adaptive"])
 def test_streamed_blocks_give_the_same_decision_graph(blobs, metric):
-    kw = dict(metric=metric, psi=16, t=50, n_neighbors=5, random_state=0)
+    kw = dict(metric=metric, psi=16, t=50, n_neighbours=5, random_state=0)
     whole = cl.DensityPeaks(2, **kw).path(blobs, [0.05, 0.2, 0.5])
     tiny = cl.DensityPeaks(2, block_bytes=8 * len(blobs) * 7, **kw).path(blobs, [0.05, 0.2, 0.5])  # 7 rows a block
     assert tiny.max_distance == pytest.approx(whole.max_distance)
@@ -121,7 +121,7 @@ def test_ik_maximum_distance_and_the_matrix_product_path(blobs):
     # many-feature data take the matrix-product path; it must agree with the exact distances
     wide = np.random.default_rng(0).normal(size=(30, 40)) + 1e6   # far from the origin: no cancellation
     for metric in ("euclidean", "adaptive"):
-        dp = cl.DensityPeaks(2, eps_fraction=0.5, metric=metric, n_neighbors=5).fit(wide)
+        dp = cl.DensityPeaks(2, eps_fraction=0.5, metric=metric, n_neighbours=5).fit(wide)
         ref = reference_density_peaks(_dissimilarities(wide, metric, dp), dp.eps_, tie_keys(wide, 0), 2)
         np.testing.assert_allclose(dp.delta_, ref[1], rtol=1e-6)
         np.testing.assert_array_equal(dp.labels_, ref[4])
@@ -135,7 +135,7 @@ def tied():
     return X[rng.permutation(len(X))]
 
 
-TIE_KW = {"euclidean": {}, "adaptive": {"n_neighbors": 5}, "ik": {"psi": 8, "t": 50}}
+TIE_KW = {"euclidean": {}, "adaptive": {"n_neighbours": 5}, "ik": {"psi": 8, "t": 50}}
 TIE_FRACTIONS = [0.01, 0.06, 0.2]
 
 
@@ -258,8 +258,8 @@ def test_density_peaks_refuses_bad_input():
         cl.DensityPeaks(2, metric="ik", kernel_params={"psi": 4}).fit(X)
     with pytest.raises(InvalidParameterError, match="'metric' parameter"):
         cl.DensityPeaks(2, metric="cosine").fit(X)
-    with pytest.raises(ValueError, match="n_neighbors=3 needs more than 3 samples"):
-        cl.DensityPeaks(2, metric="adaptive", n_neighbors=3).fit(X)
+    with pytest.raises(ValueError, match="n_neighbours=3 needs more than 3 samples"):
+        cl.DensityPeaks(2, metric="adaptive", n_neighbours=3).fit(X)
     with pytest.raises(ValueError, match="NaN"):
         cl.DensityPeaks(2).fit([[0.0], [np.nan]])
 
@@ -267,7 +267,7 @@ def test_density_peaks_refuses_bad_input():
 # ------------------------------------------------------------------ spectral, k-means, scores
 def test_spectral_clustering_and_kmeans_pipelines(blobs):
     y = np.repeat([0, 1], [60, 50])
-    for kw in (dict(affinity="ik", psi=16), dict(affinity="rbf", gamma=2.0), dict(affinity="adaptive", n_neighbors=5)):
+    for kw in (dict(affinity="ik", psi=16), dict(affinity="rbf", gamma=2.0), dict(affinity="adaptive", n_neighbours=5)):
         sc = cl.SpectralClustering(2, random_state=0, **kw).fit(blobs)
         K = sc.affinity_matrix_
         assert K.shape == (110, 110) and np.allclose(np.diag(K), 1.0)
@@ -470,3 +470,31 @@ def test_figures_show_clusters_decision_graph_and_sweep():
     fig = plots.sweep_figure(sweeps)
     assert fig.layout.xaxis.type == "log" and fig.layout.xaxis2.type != "log"  # μ doubles; k/n steps by 0.05
     assert list(fig.data[0].y) == pytest.approx(list(sweeps["gk"].ami))
+
+
+def test_one_spelling_of_neighbour_with_the_old_names_deprecated(blobs):
+    """Issue 29: "neighbour" is the public spelling (kernels.neighbour_sets, shared_neighbours, CellIndex.neighbours,
+    the measures' ``neighbours``); the "neighbor" parameters of before still work, with a FutureWarning."""
+    import warnings
+
+    from ikviz.embedding import IsolationKernelAffinities, auto_neighbours
+    from ikviz.embedding import auto_neighbors  # the deprecated alias stays importable
+
+    new = cl.DensityPeaks(3, metric="adaptive", n_neighbours=5).fit(blobs)
+    with pytest.warns(FutureWarning, match="'n_neighbors' is renamed 'n_neighbours'"):
+        old = cl.DensityPeaks(3, metric="adaptive", n_neighbors=5).fit(blobs)
+    np.testing.assert_array_equal(old.labels_, new.labels_)
+    with pytest.warns(FutureWarning, match="'n_neighbors' is renamed 'n_neighbours'"):
+        cl.SpectralClustering(2, affinity="adaptive", n_neighbors=5, random_state=0).fit(blobs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the new names warn about nothing
+        cl.SpectralClustering(2, affinity="adaptive", n_neighbours=5, random_state=0).fit(blobs)
+        aff = IsolationKernelAffinities(blobs, psi=8, t=20, k_neighbours=6, random_state=0)
+    with pytest.warns(FutureWarning, match="'k_neighbors' is renamed 'k_neighbours'"):
+        IsolationKernelAffinities(blobs, psi=8, t=20, k_neighbors=6, random_state=0)
+    with pytest.warns(FutureWarning, match="k_neighbors_ is renamed k_neighbours_"):
+        assert aff.k_neighbors_ == aff.k_neighbours_ == 6
+    with pytest.warns(FutureWarning, match="auto_neighbors is renamed auto_neighbours"):
+        assert auto_neighbors(1000, 100) == auto_neighbours(1000, 100) == 30
+    import ikviz.embedding
+    assert "auto_neighbors" not in ikviz.embedding.__all__ and "auto_neighbours" in ikviz.embedding.__all__

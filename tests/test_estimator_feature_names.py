@@ -82,6 +82,6 @@ def test_an_array_after_a_frame_warns_as_scikit_learn_does():
 def test_tsne_affinities_refuse_reordered_columns_for_new_points():
     aff = IsolationKernelAffinities(FRAME, psi=8, t=20, random_state=0)
     assert list(aff.feature_names_in_) == ["height", "weight", "age"]
-    assert aff.to_new(FRAME.iloc[:3], k_neighbors=5).shape == (3, 80)
+    assert aff.to_new(FRAME.iloc[:3], k_neighbours=5).shape == (3, 80)
     with pytest.raises(ValueError, match=MESSAGE):
-        aff.to_new(REORDERED.iloc[:3], k_neighbors=5)
+        aff.to_new(REORDERED.iloc[:3], k_neighbours=5)

@@ -522,10 +522,10 @@ def _affinities_check(out, kw):
 
 
 spec("embedding.IsolationKernelAffinities", func=_affinities,
-     base=lambda dr: dict(data=dr.X, data_new=dr.X[:5], psi=4, t=20, k_neighbors="auto", random_state=0),
+     base=lambda dr: dict(data=dr.X, data_new=dr.X[:5], psi=4, t=20, k_neighbours="auto", random_state=0),
      data={"data": matrix("data"), "data_new": lambda dr, b: matrix_cases(dr.X[:5])}, check=_affinities_check,
-     params=("psi", "t", "k_neighbors", "method", "symmetrize", "random_state"), aliases={"data_new": ("data",)})
-spec("embedding.auto_neighbors", base=lambda dr: dict(n=dr.n, psi=4), check=scalar_in(1, 10**9), params=("n", "psi"))
+     params=("psi", "t", "k_neighbours", "method", "symmetrize", "random_state"), aliases={"data_new": ("data",)})
+spec("embedding.auto_neighbours", base=lambda dr: dict(n=dr.n, psi=4), check=scalar_in(1, 10**9), params=("n", "psi"))
 
 
 def _scores_base(dr):

@@ -11,7 +11,8 @@ import pytest
 from sklearn.base import BaseEstimator
 
 from ikviz import _sklearn
-from ikviz._sklearn import HasMethods, Interval, InvalidParameterError, StrOptions, fit_context, validate_params
+from ikviz._sklearn import (HasMethods, Hidden, Interval, InvalidParameterError, StrOptions, fit_context,
+                            validate_params)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,7 +49,7 @@ def test_the_scan_finds_private_imports():
 
 
 def test_the_wrapper_exports_exactly_what_it_documents():
-    assert set(_sklearn.__all__) == {"HasMethods", "Interval", "InvalidParameterError", "StrOptions",
+    assert set(_sklearn.__all__) == {"HasMethods", "Hidden", "Interval", "InvalidParameterError", "StrOptions",
                                      "fit_context", "validate_params"}
     assert issubclass(InvalidParameterError, ValueError) and issubclass(InvalidParameterError, TypeError)
 
@@ -60,10 +61,12 @@ class _Tiny(BaseEstimator):
         "mode": [StrOptions({"a", "b"})],
         "model": [HasMethods(["fit"]), None],
         "random_state": ["random_state"],
+        "old": [Interval(Integral, 1, None, closed="left"), Hidden(StrOptions({"deprecated"}))],
     }
 
-    def __init__(self, n=1, rate=0.5, mode="a", model=None, random_state=None):
+    def __init__(self, n=1, rate=0.5, mode="a", model=None, random_state=None, old="deprecated"):
         self.n, self.rate, self.mode, self.model, self.random_state = n, rate, mode, model, random_state
+        self.old = old
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X=None, y=None):
@@ -79,11 +82,14 @@ class _Tiny(BaseEstimator):
                      r"The 'mode' parameter of _Tiny must be a str among \{'b', 'a'\}"),
     (dict(model=3), r"The 'model' parameter of _Tiny must be an object implementing 'fit' or None. Got 3"),
     (dict(random_state="x"), r"The 'random_state' parameter of _Tiny must be"),
+    # a Hidden option is accepted but not advertised: the message names only the int range
+    (dict(old="other"), r"The 'old' parameter of _Tiny must be an int in the range \[1, inf\)\. Got 'other'"),
 ])
 def test_fit_context_checks_parameter_constraints_with_scikit_learns_messages(params, message):
     with pytest.raises(InvalidParameterError, match=message):
         _Tiny(**params).fit()
     assert _Tiny(n=np.int64(3), rate=np.float32(0.25), mode="b", random_state=0).fit().fitted_
+    assert _Tiny(old="deprecated").fit().fitted_ and _Tiny(old=4).fit().fitted_
 
 
 def test_validate_params_checks_a_functions_arguments():

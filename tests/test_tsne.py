@@ -9,7 +9,7 @@ from openTSNE import TSNE
 
 from ikviz import IsolationKernel, reproduce
 from ikviz.data import w_gaussians
-from ikviz.embedding import (IsolationKernelAffinities, auto_neighbors, knn_accuracy,
+from ikviz.embedding import (IsolationKernelAffinities, auto_neighbours, knn_accuracy,
                              separation_scores, silhouette, trustworthiness)
 from ikviz.experiments import tsne as exp
 from ikviz.plots import tsne as plots
@@ -47,7 +47,7 @@ def test_neighbours_are_the_most_ik_similar_rows(blobs, method):
 
 def test_joint_probabilities_are_symmetric_normalised_with_zero_diagonal(blobs):
     X, _ = blobs
-    aff = IsolationKernelAffinities(X, psi=16, t=50, k_neighbors=10, random_state=0)
+    aff = IsolationKernelAffinities(X, psi=16, t=50, k_neighbours=10, random_state=0)
     P = aff.P
     assert sp.issparse(P) and P.shape == (len(X), len(X))
     assert abs(P - P.T).max() < 1e-15
@@ -60,7 +60,7 @@ def test_joint_probabilities_are_symmetric_normalised_with_zero_diagonal(blobs):
 
 def test_unsymmetrised_rows_are_conditional_probabilities(blobs):
     X, _ = blobs
-    P = IsolationKernelAffinities(X, psi=16, t=50, k_neighbors=10, symmetrize=False, random_state=0).P
+    P = IsolationKernelAffinities(X, psi=16, t=50, k_neighbours=10, symmetrize=False, random_state=0).P
     np.testing.assert_allclose(np.asarray(P.sum(axis=1)).ravel(), 1 / len(X))
     assert abs(P - P.T).max() > 0
 
@@ -68,10 +68,10 @@ def test_unsymmetrised_rows_are_conditional_probabilities(blobs):
 def test_high_dimensional_shortcut_matches_the_plain_kernel():
     # d > n: the kernel computes Voronoi cells in the data's span; the neighbours must not change
     X, _ = w_gaussians(40, 200, seed=1)
-    aff = IsolationKernelAffinities(X, psi=8, t=60, k_neighbors=9, random_state=4)
+    aff = IsolationKernelAffinities(X, psi=8, t=60, k_neighbours=9, random_state=4)
     ik_plain = IsolationKernel(psi=8, t=60, method="anne", random_state=4).fit(X)
     new = np.random.default_rng(0).normal(size=(5, X.shape[1]))
-    P_new, idx, dist = aff.to_new(new, k_neighbors=9, return_distances=True)
+    P_new, idx, dist = aff.to_new(new, k_neighbours=9, return_distances=True)
     K_new = ik_plain.similarity(new, X)
     np.testing.assert_allclose(1 - dist, -np.sort(-K_new, axis=1)[:, :9])
     assert "_span" in vars(aff.kernel_)
@@ -113,10 +113,10 @@ def test_default_affinities_adapt_psi_to_small_n(n, blobs):
 
 
 def test_auto_neighbours_follow_psi():
-    assert auto_neighbors(1000, 100) == 30
-    assert auto_neighbors(1000, 5) == 150           # capped
-    assert auto_neighbors(1000, 800) == 15          # floor
-    assert auto_neighbors(10, 2) == 9               # never more than n - 1
+    assert auto_neighbours(1000, 100) == 30
+    assert auto_neighbours(1000, 5) == 150           # capped
+    assert auto_neighbours(1000, 800) == 15          # floor
+    assert auto_neighbours(10, 2) == 9               # never more than n - 1
 
 
 def test_bad_input_is_explained(blobs):
@@ -125,10 +125,10 @@ def test_bad_input_is_explained(blobs):
     bad[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         IsolationKernelAffinities(bad)
-    with pytest.raises(ValueError, match="The 'k_neighbors' parameter of IsolationKernelAffinities.__init__ must be a str among"):
-        IsolationKernelAffinities(X, k_neighbors=0)
+    with pytest.raises(ValueError, match="The 'k_neighbours' parameter of IsolationKernelAffinities.__init__ must be a str among"):
+        IsolationKernelAffinities(X, k_neighbours=0)
     with pytest.raises(ValueError, match="less than the 20 points of data"):
-        IsolationKernelAffinities(X[:20], psi=4, k_neighbors=25)
+        IsolationKernelAffinities(X[:20], psi=4, k_neighbours=25)
     with pytest.raises(ValueError, match=r"data has 2 row\(s\); t-SNE needs at least 3"):
         IsolationKernelAffinities(X[:2])
     with pytest.raises(ValueError, match="The 'psi' parameter"):

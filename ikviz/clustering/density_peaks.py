@@ -35,8 +35,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, clone
 
-from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import check_dense_size, validate_data
+from .._sklearn import Hidden, Interval, StrOptions, fit_context
+from .._validation import check_dense_size, renamed, validate_data
 from ..kernels import IsolationKernel, local_scale, shared_cells
 from ._dp import adaptive_gaussian_block, count_within, euclidean_block, follow_chain, nearest_denser
 
@@ -301,7 +301,7 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
         similarity, the kernel fitted on ``X`` with ``psi``, ``t`` and
         ``kernel_params``. ``"adaptive"``: 1 - adaptive Gaussian similarity
         exp(-||x - y||^2 / (s_x s_y)), s_x the distance from x to its
-        ``n_neighbors``-th nearest neighbour.
+        ``n_neighbours``-th nearest neighbour.
     psi : int, default=16
         ``metric="ik"``: points per partitioning, clipped to the number of rows.
     t : int, default=200
@@ -309,7 +309,7 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
     kernel_params : dict or None, default=None
         ``metric="ik"``: further :class:`~ikviz.IsolationKernel` parameters,
         e.g. ``{"method": "iforest", "max_depth": None}``.
-    n_neighbors : int, default=7
+    n_neighbours : int, default=7
         ``metric="adaptive"``: the neighbour that sets each point's scale.
     block_bytes : int or None, default=None
         Largest block of distances held at once (default 64 MiB); the n x n
@@ -326,6 +326,9 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
         Seeds the Isolation Kernel and the hash that orders points of equal
         density (seed 0 when None, so the Euclidean and adaptive clusterings
         are deterministic).
+    n_neighbors : int, default="deprecated"
+        Deprecated alias of ``n_neighbours`` (ikviz spells "neighbour" one
+        way); it still works, with a FutureWarning.
 
     Attributes
     ----------
@@ -392,20 +395,22 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
         "psi": [Interval(Integral, 2, None, closed="left")],
         "t": [Interval(Integral, 1, None, closed="left")],
         "kernel_params": [dict, None],
-        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbours": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left"), Hidden(StrOptions({"deprecated"}))],
         "block_bytes": [Interval(Integral, 1, None, closed="left"), None],
         "ties": [StrOptions(set(TIES))],
         "random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(self, n_clusters=2, *, eps_fraction=0.02, metric="euclidean", psi=16, t=200, kernel_params=None,
-                 n_neighbors=7, block_bytes=None, ties="row values", random_state=None):
+                 n_neighbours=7, block_bytes=None, ties="row values", random_state=None, n_neighbors="deprecated"):
         self.n_clusters = n_clusters
         self.eps_fraction = eps_fraction
         self.metric = metric
         self.psi = psi
         self.t = t
         self.kernel_params = kernel_params
+        self.n_neighbours = n_neighbours
         self.n_neighbors = n_neighbors
         self.block_bytes = block_bytes
         self.ties = ties
@@ -509,10 +514,12 @@ class DensityPeaks(ClusterMixin, BaseEstimator):
             source = _Distances(Z, "ik", index=kernel.index(X), block_bytes=self.block_bytes)
             power = 0
         elif self.metric == "adaptive":
-            if self.n_neighbors >= n:
-                raise ValueError(f"n_neighbors={self.n_neighbors} needs more than {self.n_neighbors} samples; "
-                                 f"X has n_samples={n}. Choose n_neighbors < {n}.")
-            scale = local_scale(Z, None, int(self.n_neighbors))
+            k_nn = int(renamed("DensityPeaks", "n_neighbors", "n_neighbours", self.n_neighbors,
+                               self.n_neighbours))
+            if k_nn >= n:
+                raise ValueError(f"n_neighbours={k_nn} needs more than {k_nn} samples; "
+                                 f"X has n_samples={n}. Choose n_neighbours < {n}.")
+            scale = local_scale(Z, None, k_nn)
             source = _Distances(Z, "adaptive", scale=scale, block_bytes=self.block_bytes)
             power = 0
         else:

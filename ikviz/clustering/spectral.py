@@ -15,8 +15,8 @@ from sklearn import cluster as _sk_cluster
 from sklearn.base import BaseEstimator, ClusterMixin
 from threadpoolctl import threadpool_limits
 
-from .._sklearn import Interval, StrOptions, fit_context
-from .._validation import MAX_RESTARTS, check_dense_size, validate_data
+from .._sklearn import Hidden, Interval, StrOptions, fit_context
+from .._validation import MAX_RESTARTS, check_dense_size, renamed, validate_data
 from ..kernels import adaptive_gaussian, rbf
 from .density_peaks import _isolation_kernel
 
@@ -34,7 +34,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         ``"ik"``: Isolation Kernel similarity, the kernel fitted on ``X`` with
         ``psi``, ``t`` and ``kernel_params``. ``"rbf"``: exp(-gamma ||x - y||^2).
         ``"adaptive"``: exp(-||x - y||^2 / (s_x s_y)), s_x the distance from x to
-        its ``n_neighbors``-th nearest neighbour (Zelnik-Manor & Perona 2004).
+        its ``n_neighbours``-th nearest neighbour (Zelnik-Manor & Perona 2004).
     psi : int, default=16
         ``affinity="ik"``: points per partitioning, clipped to the number of rows.
     t : int, default=200
@@ -44,7 +44,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         e.g. ``{"method": "iforest"}``.
     gamma : float, default=1.0
         ``affinity="rbf"``: kernel width, gamma = 1 / (2 sigma^2).
-    n_neighbors : int, default=7
+    n_neighbours : int, default=7
         ``affinity="adaptive"``: the neighbour that sets each point's scale.
     assign_labels : {"kmeans", "discretize", "cluster_qr"}, default="kmeans"
         How scikit-learn turns the spectral embedding into labels.
@@ -55,6 +55,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         Seeds the Isolation Kernel, the eigensolver and k-means.
     dense_budget : int or None, default=None
         Largest n x n affinity matrix in bytes (default 2 GiB).
+    n_neighbors : int, default="deprecated"
+        Deprecated alias of ``n_neighbours`` (ikviz spells "neighbour" one
+        way); it still works, with a FutureWarning.
 
     Attributes
     ----------
@@ -87,21 +90,23 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "t": [Interval(Integral, 1, None, closed="left")],
         "kernel_params": [dict, None],
         "gamma": [Interval(Real, 0, np.inf, closed="neither")],
-        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbours": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left"), Hidden(StrOptions({"deprecated"}))],
         "assign_labels": [StrOptions({"kmeans", "discretize", "cluster_qr"})],
         "n_init": [Interval(Integral, 1, MAX_RESTARTS, closed="both")],
         "random_state": ["random_state"],
         "dense_budget": [Interval(Integral, 1, None, closed="left"), None],
     }
 
-    def __init__(self, n_clusters=8, *, affinity="ik", psi=16, t=200, kernel_params=None, gamma=1.0, n_neighbors=7,
-                 assign_labels="kmeans", n_init=10, random_state=None, dense_budget=None):
+    def __init__(self, n_clusters=8, *, affinity="ik", psi=16, t=200, kernel_params=None, gamma=1.0, n_neighbours=7,
+                 assign_labels="kmeans", n_init=10, random_state=None, dense_budget=None, n_neighbors="deprecated"):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.psi = psi
         self.t = t
         self.kernel_params = kernel_params
         self.gamma = gamma
+        self.n_neighbours = n_neighbours
         self.n_neighbors = n_neighbors
         self.assign_labels = assign_labels
         self.n_init = n_init
@@ -142,10 +147,12 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         elif self.affinity == "rbf":
             K = rbf(X, gamma=float(self.gamma))
         else:
-            if self.n_neighbors >= n:
-                raise ValueError(f"n_neighbors={self.n_neighbors} needs more than {self.n_neighbors} samples; "
-                                 f"X has n_samples={n}. Choose n_neighbors < {n}.")
-            K = adaptive_gaussian(X, k=int(self.n_neighbors))
+            k_nn = int(renamed("SpectralClustering", "n_neighbors", "n_neighbours", self.n_neighbors,
+                               self.n_neighbours))
+            if k_nn >= n:
+                raise ValueError(f"n_neighbours={k_nn} needs more than {k_nn} samples; "
+                                 f"X has n_samples={n}. Choose n_neighbours < {n}.")
+            K = adaptive_gaussian(X, k=k_nn)
         self.affinity_matrix_ = K
         if k == 1:
             self.labels_ = np.zeros(n, dtype=np.int64)

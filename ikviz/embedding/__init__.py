@@ -1,7 +1,7 @@
 """Embeddings with Isolation Kernel affinities, and scores for how well an embedding separates groups."""
 
-from .affinities import IsolationKernelAffinities, auto_neighbors
+from .affinities import IsolationKernelAffinities, auto_neighbors, auto_neighbours
 from .scores import knn_accuracy, separation_scores, silhouette, trustworthiness
 
-__all__ = ["IsolationKernelAffinities", "auto_neighbors", "knn_accuracy",
+__all__ = ["IsolationKernelAffinities", "auto_neighbours", "knn_accuracy",
            "separation_scores", "silhouette", "trustworthiness"]

@@ -26,25 +26,26 @@ from openTSNE.affinity import Affinities
 from sklearn.neighbors import NearestNeighbors
 
 from .._sklearn import Interval, StrOptions, validate_params
-from .._validation import check_dense_size, check_matrix, check_n_features, validate_data
+from .._validation import check_dense_size, check_matrix, check_n_features, renamed, validate_data
 from ..kernels import IsolationKernel
 
 #: the neighbour count "auto" never exceeds (memory and time grow linearly with it)
-MAX_AUTO_NEIGHBORS = 150
-_MIN_AUTO_NEIGHBORS = 15
+MAX_AUTO_NEIGHBOURS = 150
+MAX_AUTO_NEIGHBORS = MAX_AUTO_NEIGHBOURS  # deprecated spelling
+_MIN_AUTO_NEIGHBOURS = 15
 _COUNT = [Interval(Integral, 1, None, closed="left")]
 
 
 @validate_params({"n": [Interval(Integral, 2, None, closed="left")], "psi": [Interval(Integral, 1, None,
                   closed="left")]}, prefer_skip_nested_validation=True)
-def auto_neighbors(n: int, psi: int) -> int:
-    """The neighbour count ``k_neighbors="auto"`` picks for ``n`` points and ``psi``.
+def auto_neighbours(n: int, psi: int) -> int:
+    """The neighbour count ``k_neighbours="auto"`` picks for ``n`` points and ``psi``.
 
     A cell of one partitioning holds about n / psi points, so a point's IK
     similarities add up to roughly n / psi: that is IK's counterpart of the
     perplexity (the effective number of neighbours). Like openTSNE, which keeps
     3 x perplexity neighbours, we keep 3 n / psi, clipped to
-    [15, MAX_AUTO_NEIGHBORS] and to n - 1.
+    [15, MAX_AUTO_NEIGHBOURS] and to n - 1.
 
     Parameters
     ----------
@@ -60,12 +61,29 @@ def auto_neighbors(n: int, psi: int) -> int:
 
     Examples
     --------
-    >>> from ikviz.embedding import auto_neighbors
-    >>> auto_neighbors(1000, 100), auto_neighbors(1000, 5), auto_neighbors(10, 2)
+    >>> from ikviz.embedding import auto_neighbours
+    >>> auto_neighbours(1000, 100), auto_neighbours(1000, 5), auto_neighbours(10, 2)
     (30, 150, 9)
     """
-    k = int(np.clip(math.ceil(3 * n / psi), _MIN_AUTO_NEIGHBORS, MAX_AUTO_NEIGHBORS))
+    k = int(np.clip(math.ceil(3 * n / psi), _MIN_AUTO_NEIGHBOURS, MAX_AUTO_NEIGHBOURS))
     return max(1, min(n - 1, k))
+
+
+def auto_neighbors(n: int, psi: int) -> int:
+    """Deprecated alias of :func:`auto_neighbours` (ikviz spells "neighbour" one way).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from ikviz.embedding.affinities import auto_neighbors, auto_neighbours
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", FutureWarning)
+    ...     auto_neighbors(1000, 64) == auto_neighbours(1000, 64)
+    True
+    """
+    warnings.warn("auto_neighbors is renamed auto_neighbours (ikviz spells \"neighbour\" one way); the old name "
+                  "will be removed in a future release.", FutureWarning, stacklevel=2)
+    return auto_neighbours(n, psi)
 
 
 def small_n_psi(n: int, psi: int) -> int:
@@ -107,9 +125,9 @@ class IsolationKernelAffinities(Affinities):
         :func:`small_n_psi`), as openTSNE caps the perplexity.
     t : int, default=200
         Number of partitionings (the paper uses 200).
-    k_neighbors : "auto" or int, default="auto"
+    k_neighbours : "auto" or int, default="auto"
         Neighbours kept per point, at most n_samples - 1; ``"auto"`` =
-        :func:`auto_neighbors` (3 n / psi, clipped).
+        :func:`auto_neighbours` (3 n / psi, clipped).
     method : {"anne", "inne", "iforest"}, default="anne"
         IK partitioning (see :class:`ikviz.IsolationKernel`).
     symmetrize : bool, default=True
@@ -118,6 +136,9 @@ class IsolationKernelAffinities(Affinities):
     random_state : int, numpy Generator, RandomState or None, default=None
         Seed of the Isolation Kernel.
     verbose : bool, default=False
+    k_neighbors : "auto", int or None, default=None
+        Deprecated alias of ``k_neighbours`` (ikviz spells "neighbour" one
+        way); it still works, with a FutureWarning.
 
     Attributes
     ----------
@@ -127,7 +148,7 @@ class IsolationKernelAffinities(Affinities):
         The fitted kernel; ``kernel_.psi_`` is the psi used.
     index_ : ikviz.kernels.CellIndex
         The points bucketed by the kernel's cells (neighbour queries for new points).
-    k_neighbors_ : int
+    k_neighbours_ : int
         Neighbours kept per point.
     n_isolated_ : int
         Points that share no cell with any other point (their row of P is empty
@@ -146,7 +167,7 @@ class IsolationKernelAffinities(Affinities):
     >>> from ikviz.embedding import IsolationKernelAffinities
     >>> X = np.random.default_rng(0).normal(size=(200, 5))
     >>> aff = IsolationKernelAffinities(X, psi=16, t=100, random_state=0)
-    >>> aff.P.shape, round(float(aff.P.sum()), 6), aff.k_neighbors_
+    >>> aff.P.shape, round(float(aff.P.sum()), 6), aff.k_neighbours_
     ((200, 200), 1.0, 38)
     >>> init = np.random.default_rng(0).normal(scale=1e-4, size=(200, 2))
     >>> Z = TSNEEmbedding(init, aff, random_state=0).optimize(n_iter=50)
@@ -156,12 +177,13 @@ class IsolationKernelAffinities(Affinities):
 
     @validate_params({"data": ["array-like"], "psi": [Interval(Integral, 2, None, closed="left")],
                       "t": [Interval(Integral, 1, None, closed="left")],
-                      "k_neighbors": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+                      "k_neighbours": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+                      "k_neighbors": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left"), None],
                       "method": [StrOptions({"anne", "inne", "iforest"})], "symmetrize": ["boolean"],
                       "random_state": ["random_state", np.random.Generator], "verbose": ["verbose"]},
                      prefer_skip_nested_validation=True)
-    def __init__(self, data, psi=64, t=200, k_neighbors="auto", method="anne", symmetrize=True,
-                 random_state=None, verbose=False):
+    def __init__(self, data, psi=64, t=200, k_neighbours="auto", method="anne", symmetrize=True,
+                 random_state=None, verbose=False, k_neighbors=None):
         super().__init__(verbose=verbose)
         X = check_matrix(data, "data")
         n = X.shape[0]
@@ -174,13 +196,15 @@ class IsolationKernelAffinities(Affinities):
         check_n_features(self, X, reset=True, name="data")
         self.kernel_ = IsolationKernel(psi=psi_used, t=int(t), method=method, random_state=random_state).fit(X)
         validate_data(self.kernel_, data, reset=True, name="data")  # a data frame's column names, for to_new
-        self.k_neighbors_ = (auto_neighbors(n, self.kernel_.psi_) if k_neighbors == "auto" else int(k_neighbors))
-        if self.k_neighbors_ > n - 1:
-            raise ValueError(f"k_neighbors={self.k_neighbors_} must be less than the {n} points of data.")
-        check_dense_size(n, 2 * self.k_neighbors_, None, f"The neighbour lists of k_neighbors={self.k_neighbors_}",
-                         'Use a smaller k_neighbors ("auto" keeps at most 150).')
+        k_neighbours = renamed("IsolationKernelAffinities", "k_neighbors", "k_neighbours", k_neighbors, k_neighbours)
+        self.k_neighbours_ = (auto_neighbours(n, self.kernel_.psi_) if k_neighbours == "auto" else int(k_neighbours))
+        if self.k_neighbours_ > n - 1:
+            raise ValueError(f"k_neighbours={self.k_neighbours_} must be less than the {n} points of data.")
+        check_dense_size(n, 2 * self.k_neighbours_, None,
+                         f"The neighbour lists of k_neighbours={self.k_neighbours_}",
+                         'Use a smaller k_neighbours ("auto" keeps at most 150).')
         self.index_ = self.kernel_.index(X)
-        idx, sim = self.index_.neighbours(k=self.k_neighbors_)
+        idx, sim = self.index_.neighbours(k=self.k_neighbours_)
         cond = _conditional(idx, sim, n)
         self.n_isolated_ = int(np.sum(cond.getnnz(axis=1) == 0))
         P = (cond + cond.T) / 2 if symmetrize else cond
@@ -196,6 +220,13 @@ class IsolationKernelAffinities(Affinities):
         self._X = X
 
     @property
+    def k_neighbors_(self) -> int:
+        """Deprecated alias of ``k_neighbours_`` (ikviz spells "neighbour" one way)."""
+        warnings.warn("k_neighbors_ is renamed k_neighbours_ (ikviz spells \"neighbour\" one way); the old name "
+                      "will be removed in a future release.", FutureWarning, stacklevel=2)
+        return self.k_neighbours_
+
+    @property
     def feature_names_in_(self) -> np.ndarray:
         """The fitted data frame's column names (absent for other data)."""
         return self.kernel_.feature_names_in_
@@ -206,17 +237,18 @@ class IsolationKernelAffinities(Affinities):
         return self._n
 
     @validate_params({"data": ["array-like"], "perplexity": [Interval(Real, 0, None, closed="neither"), None],
+                      "k_neighbours": [Interval(Integral, 1, None, closed="left"), None],
                       "k_neighbors": [Interval(Integral, 1, None, closed="left"), None],
                       "return_distances": ["boolean"]}, prefer_skip_nested_validation=True)
-    def to_new(self, data, perplexity=None, k_neighbors=None, return_distances=False):
+    def to_new(self, data, perplexity=None, k_neighbours=None, return_distances=False, k_neighbors=None):
         """Affinities of new points to the fitted points, for ``TSNEEmbedding.transform``.
 
-        Each new point gets ``p(j | new)`` over its ``k_neighbors`` most IK-similar
+        Each new point gets ``p(j | new)`` over its ``k_neighbours`` most IK-similar
         fitted points (rows sum to 1, no symmetrisation: openTSNE's convention
         for adding points). IK has no bandwidth to calibrate, so ``perplexity``
         (which ``TSNEEmbedding.transform`` passes) only sets the neighbour count
-        the way openTSNE does, 3 x perplexity, when ``k_neighbors`` is not given;
-        with neither, the fitted ``k_neighbors_`` is used.
+        the way openTSNE does, 3 x perplexity, when ``k_neighbours`` is not given;
+        with neither, the fitted ``k_neighbours_`` is used.
 
         Parameters
         ----------
@@ -224,11 +256,13 @@ class IsolationKernelAffinities(Affinities):
             The new points.
         perplexity : float, default=None
             Sets the neighbour count to ceil(3 x perplexity) (at most n_samples).
-        k_neighbors : int, default=None
+        k_neighbours : int, default=None
             Neighbours per new point (at most n_samples).
         return_distances : bool, default=False
             Also return the neighbour indices and the IK distances 1 - K
             (used by openTSNE to place new points initially).
+        k_neighbors : int, default=None
+            Deprecated alias of ``k_neighbours``.
 
         Returns
         -------
@@ -248,18 +282,20 @@ class IsolationKernelAffinities(Affinities):
         >>> from ikviz.embedding import IsolationKernelAffinities
         >>> X = np.random.default_rng(0).normal(size=(100, 3))
         >>> aff = IsolationKernelAffinities(X, psi=8, t=50, random_state=0)
-        >>> P = aff.to_new(X[:4] + 0.01, k_neighbors=5)
+        >>> P = aff.to_new(X[:4] + 0.01, k_neighbours=5)
         >>> P.shape, np.allclose(P.sum(axis=1), 1.0)
         ((4, 100), True)
         """
         X_new = check_matrix(data, "data")
         check_n_features(self, X_new, reset=False, name="data")
         validate_data(self.kernel_, data, reset=False, name="data")  # columns renamed or reordered: refused
-        if k_neighbors is None:
-            k_neighbors = self.k_neighbors_ if perplexity is None else math.ceil(3 * perplexity)
-        k = min(int(k_neighbors), self._n)
+        k_neighbours = renamed("IsolationKernelAffinities.to_new", "k_neighbors", "k_neighbours", k_neighbors,
+                               k_neighbours)
+        if k_neighbours is None:
+            k_neighbours = self.k_neighbours_ if perplexity is None else math.ceil(3 * perplexity)
+        k = min(int(k_neighbours), self._n)
         check_dense_size(X_new.shape[0], 2 * k, None, f"The neighbour lists of {k} neighbours per new point",
-                         "Pass fewer points at a time or a smaller k_neighbors.")
+                         "Pass fewer points at a time or a smaller k_neighbours.")
         idx, sim = self.index_.neighbours(self.kernel_.cells(X_new), k)
         P = _conditional(idx, sim, self._n)
         if not return_distances:

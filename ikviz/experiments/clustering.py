@@ -189,7 +189,7 @@ def estimator(algorithm: str, measure: str, param=None, *, n_clusters: int, n: i
         if measure == "gk":
             sigma = d * float(param)
             return cl.SpectralClustering(n_clusters, affinity="rbf", gamma=1.0 / (2.0 * sigma**2), random_state=seed)
-        return cl.SpectralClustering(n_clusters, affinity="adaptive", n_neighbors=_ag_k(param, n), random_state=seed)
+        return cl.SpectralClustering(n_clusters, affinity="adaptive", n_neighbours=_ag_k(param, n), random_state=seed)
     if algorithm == "kmeans":
         if ik:
             return cl.make_kmeans("ik", n_clusters=n_clusters, random_state=seed, **ik_params)
@@ -200,7 +200,7 @@ def estimator(algorithm: str, measure: str, param=None, *, n_clusters: int, n: i
         return cl.DensityPeaks(n_clusters, eps_fraction=eps_fraction, metric="ik", random_state=seed, **ik_params)
     if measure == "ag":
         return cl.DensityPeaks(n_clusters, eps_fraction=eps_fraction, metric="adaptive",
-                               n_neighbors=_ag_k(param, n), random_state=seed)
+                               n_neighbours=_ag_k(param, n), random_state=seed)
     return cl.DensityPeaks(n_clusters, eps_fraction=eps_fraction, metric="euclidean", random_state=seed)
 
 

@@ -266,7 +266,7 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
     if kernel == "ik":
         # with psi near n most cells hold one point and most similarities are 0: cap at n / 2
         aff = IsolationKernelAffinities(X, psi=min(psi, n // 2), t=t, method=method, random_state=seed)
-        return aff, {"psi": int(aff.kernel_.psi_), "t": t, "neighbours": aff.k_neighbors_,
+        return aff, {"psi": int(aff.kernel_.psi_), "t": t, "neighbours": aff.k_neighbours_,
                      "isolated": aff.n_isolated_}
     raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
 
