@@ -122,3 +122,139 @@ def pack_values(values: np.ndarray, like: np.ndarray) -> np.ndarray:
     flat = np.zeros(n_groups * width)
     flat[:t * psi] = values.ravel()
     return flat.reshape(n_groups, width)
+
+
+@njit(cache=True, nogil=True)
+def nearest_in_tile(D, k0, k1, tol32, P, C64, N64, Z, samples, index, shift, scale, rel, cmax,
+                    psi, stride, row0, out):
+    """Cells of rows ``row0 .. row0 + B`` in partitionings ``k0 .. k1`` from one float32 tile of products.
+
+    ``D[(k - k0) * psi + j, i]`` holds |c_kj|^2 - 2 x_i.c_kj in float32 (one
+    BLAS sgemm per tile), rows of the block across the columns, so that the
+    minimum over the centres and the count of centres within ``tol32[i]`` of
+    it are element-wise vector operations over the rows. ``tol32`` bounds
+    twice the float32 product's error: a row with exactly one centre within
+    it of the minimum has that centre as its true nearest. Every other row
+    (about 0.04% of them) is decided as :func:`nearest_centres` decides all:
+    float64 products (``C64`` (t * psi, dim) centres, ``N64`` squared norms,
+    summed in a fixed order) and, on a float64 near-tie, the exact distances.
+    """
+    B = D.shape[1]
+    mn = np.empty(B, dtype=np.float32)
+    lim = np.empty(B, dtype=np.float32)
+    cnt = np.empty(B, dtype=np.float32)
+    idx = np.empty(B, dtype=np.float32)
+    v64 = np.empty(psi)
+    dim = P.shape[1]
+    for k in range(k0, k1):
+        base = (k - k0) * psi
+        first = D[base]
+        for i in range(B):
+            mn[i] = first[i]
+        for j in range(1, psi):
+            r = D[base + j]
+            for i in range(B):
+                if r[i] < mn[i]:
+                    mn[i] = r[i]
+        for i in range(B):
+            lim[i] = mn[i] + tol32[i]
+            cnt[i] = 0.0
+            idx[i] = 0.0
+        for j in range(psi):
+            r = D[base + j]
+            fj = np.float32(j)
+            for i in range(B):
+                hit = r[i] <= lim[i]
+                cnt[i] += np.float32(1.0) if hit else np.float32(0.0)
+                idx[i] += fj if hit else np.float32(0.0)
+        for i in range(B):
+            if cnt[i] == 1.0:
+                out[row0 + i, k] = k * stride + np.int64(idx[i])
+                continue
+            # a float32 near-tie: decide in float64, then exactly, as nearest_centres does
+            p = P[row0 + i]
+            best = 0
+            best_v = np.inf
+            second_v = np.inf
+            for j in range(psi):
+                c = C64[k * psi + j]
+                g = 0.0
+                for l in range(dim):
+                    g += p[l] * c[l]
+                v = N64[k * psi + j] - 2.0 * g
+                v64[j] = v
+                if j == 0:
+                    best_v = v
+                    continue
+                second_v = min(second_v, max(best_v, v))
+                if v < best_v:
+                    best_v = v
+                    best = j
+            limit = best_v + row_tolerance(p, rel, cmax)
+            if second_v <= limit:
+                best_d = np.inf
+                for j in range(psi):
+                    if v64[j] <= limit:
+                        dist = exact_sq_dist(Z[row0 + i], samples, index[k, j], shift, scale)
+                        if dist < best_d:
+                            best_d = dist
+                            best = j
+            out[row0 + i, k] = k * stride + best
+    return out
+
+
+#: Largest number of float32 products one tile holds (1 MiB: a tile stays in a core's L2 cache).
+_TILE_FLOATS = 1 << 18
+#: Rows per tile: the columns of a tile, over which the minimum runs as vector operations.
+_TILE_ROWS = 256
+
+
+def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
+                         stride, out, workers=1):
+    """Write ``k * stride + argmin_j ||x_i - c_kj||`` into ``out[i, k]`` by float32 BLAS products.
+
+    The same cells as :func:`nearest_centres` (see :func:`nearest_in_tile`
+    for why), computed tile by tile: ``_TILE_ROWS`` rows against as many
+    partitionings as fit in ``_TILE_FLOATS`` products, one sgemm and one pass
+    over its result per tile, so working memory is bounded per tile whatever
+    n, t and psi. ``C32`` (t * psi, dim + 1) holds [-2 c, |c|^2] in float32;
+    rows are split into ``workers`` contiguous ranges run in threads (BLAS
+    and the numba pass both release the GIL; BLAS must be limited to one
+    thread by the caller).
+    """
+    n, dim = P.shape
+    cmax = float(cmax)
+    per_group = max(1, min(t, _TILE_FLOATS // (psi * _TILE_ROWS)))
+
+    def run(start, stop):
+        if stop <= start:
+            return
+        XT = np.empty((dim + 1, stop - start), dtype=np.float32)
+        XT[:dim] = P[start:stop].T
+        XT[dim] = 1.0
+        pn = np.sqrt(np.einsum("ij,ij->i", P[start:stop], P[start:stop]))
+        # float32 products err by at most rel32 / 2 * (|c|^2 + 2 |x| |c|); the tile compares within twice that
+        tol32 = (rel32 * (cmax * cmax + 2.0 * pn * cmax) * (1.0 + 1e-6)).astype(np.float32)
+        buf = np.empty(per_group * psi * _TILE_ROWS, dtype=np.float32)
+        for b in range(start, stop, _TILE_ROWS):
+            rows = min(_TILE_ROWS, stop - b)
+            cols = XT[:, b - start:b - start + rows]
+            for k0 in range(0, t, per_group):
+                k1 = min(t, k0 + per_group)
+                D = buf[:(k1 - k0) * psi * rows].reshape((k1 - k0) * psi, rows)
+                np.matmul(C32[k0 * psi:k1 * psi], cols, out=D)
+                nearest_in_tile(D, k0, k1, tol32[b - start:b - start + rows], P, C64, N64, Z, samples, index,
+                                shift, scale, rel, cmax, psi, stride, b, out)
+
+    workers = max(1, min(int(workers), -(-n // (4 * _TILE_ROWS))))
+    if workers == 1:
+        run(0, n)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    # a few ranges per thread, so a thread slowed by other work on the machine does not hold up the rest
+    bounds = np.linspace(0, n, 4 * workers + 1).astype(int)
+    with ThreadPoolExecutor(workers) as pool:
+        for f in [pool.submit(run, a, b) for a, b in zip(bounds[:-1], bounds[1:])]:
+            f.result()
+    return out

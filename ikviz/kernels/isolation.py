@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from numbers import Integral
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
@@ -35,11 +36,14 @@ from .._dask import is_dask_array
 from .cell_index import CellIndex
 from ._inne import covering_balls, sample_radii
 from ._itree import build_forest, route
-from ._voronoi import nearest_centres, pack_centres, pack_values
+from ._voronoi import nearest_centres, nearest_centres_gemm, pack_centres, pack_values
 
 METHODS = ("anne", "iforest", "inne")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
 _GROUP_WIDTH = 256  # centres handled per matrix product (partitionings packed side by side)
+# Voronoi cells by float32 products up to this many features: the float32 error bound grows with d, and past
+# it near-ties (decided in float64) would become common
+_FLOAT32_MAX_D = 256
 _FITTED = ("psi_", "t_", "method_", "n_features_in_", "bounds_", "max_depth_", "n_leaves_", "radii_")
 
 
@@ -249,7 +253,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         check_dense_size(t * psi, width, None, f"The {t} x {psi} sampled points", "Use a smaller t or psi.")
         samples = check_matrix(take_rows(X, rows), "X") if is_dask_array(X) else X[rows]
         for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
-                      "_scale", "_radii", "_rel", "_cmax", "_feature", "_threshold", "_left", "_leaf"]:
+                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_rel32", "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
         self._samples, self._index = samples, index.reshape(t, psi)
         self.psi_, self.t_, self.method_, self.n_features_in_ = psi, t, self.method, d
@@ -273,10 +277,18 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         if _Span.pays(u, d, self.t_, self.psi_):
             self._span = _Span(Z)
             Z = self._span.coords
-        self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
-        self._cmax = math.sqrt(self._sq_norms.max())
         # bound on the relative rounding error of one dot product (with the projection), with margin
         self._rel = 4.0 * (d + 4) * np.finfo(float).eps
+        if self.method == "anne" and d <= _FLOAT32_MAX_D:
+            rows = self._index.ravel()
+            self._c64 = np.ascontiguousarray(Z[rows])
+            self._n64 = np.einsum("ij,ij->i", Z, Z)[rows]
+            self._c32 = np.hstack([-2.0 * self._c64, self._n64[:, None]]).astype(np.float32)
+            self._cmax = math.sqrt(self._n64.max())
+            self._rel32 = 4.0 * (d + 4) * float(np.finfo(np.float32).eps) + self._rel
+            return
+        self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
+        self._cmax = math.sqrt(self._sq_norms.max())
         if self.method == "inne":
             radii = np.empty((self.t_, self.psi_))
             sample_radii(Z, self._samples, self._index, self._shift, self._scale, self._rel, self._cmax, radii)
@@ -339,7 +351,11 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 self.psi_, self.t_, stride, _ROW_BLOCK, out)
         # BLAS must not start threads of its own inside numba's parallel tiles
         with _blas().limit(limits=1, user_api="blas"):
-            if self.method_ == "anne":
+            if "_c32" in self.__dict__:
+                nearest_centres_gemm(P, self._c32, self._c64, self._n64, Z, self._samples, self._index,
+                                     self._shift, self._scale, self._rel, self._rel32, self._cmax, self.psi_,
+                                     self.t_, stride, out, workers=numba.get_num_threads())
+            elif self.method_ == "anne":
                 nearest_centres(P, self._centres, self._sq_norms, Z, *args)
             else:
                 covering_balls(P, self._centres, self._sq_norms, self._radii, Z, *args)
