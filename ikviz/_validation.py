@@ -450,12 +450,12 @@ def renamed(owner: str, old: str, new: str, old_value, new_value):
     ...     renamed("DensityPeaks", "n_neighbors", "n_neighbours", 5, 7)
     5
     >>> print(caught[0].message)
-    DensityPeaks: 'n_neighbors' is renamed 'n_neighbours' (ikviz spells "neighbour" one way); the old name will be removed in a future release.
+    DensityPeaks: 'n_neighbors' is renamed 'n_neighbours' (one spelling); the old name will go in a future release.
     """
     if old_value is None or (isinstance(old_value, str) and old_value == "deprecated"):
         return new_value
-    warnings.warn(f"{owner}: {old!r} is renamed {new!r} (ikviz spells \"neighbour\" one way); the old name will be "
-                  "removed in a future release.", FutureWarning, stacklevel=3)
+    warnings.warn(f"{owner}: {old!r} is renamed {new!r} (one spelling); the old name will go in a future release.",
+                  FutureWarning, stacklevel=3)
     return old_value
 
 

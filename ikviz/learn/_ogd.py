@@ -9,9 +9,10 @@ weights are updated in place, so a stream can be processed chunk by chunk with t
 same result as in one piece.
 
 The dense feature maps (Gaussian Nyström here; random Fourier features in
-:func:`ikviz.features.fourier.fourier_map`) are computed row by row, with loops whose order does not depend on how many rows are
-mapped at once: a row gets bit-for-bit the same features alone, in a batch or in
-another chunking of the stream (a BLAS product does not promise that).
+:func:`ikviz.features.fourier.fourier_map`) are computed row by row, with loops
+whose order does not depend on how many rows are mapped at once: a row gets
+bit-for-bit the same features alone, in a batch or in another chunking of the
+stream (a BLAS product does not promise that).
 """
 
 import numpy as np
