@@ -60,3 +60,12 @@ def test_projected_figures_have_no_text_under_18_px_and_no_slanted_category_labe
     assert list(axis.tickvals) == list(big.data[0].x)                        # the data keep their labels
     assert big.layout.margin.b > small.layout.margin.b                        # room for the wrapped labels
 
+
+
+def test_log_axes_label_decades_only_so_no_tick_is_drawn_at_three_quarters_size():
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scatter(x=[10, 100, 1000, 10000], y=[1, 2, 3, 4], name="IK"))
+    fig.update_xaxes(type="log")
+    big = style.projector(fig)
+    assert big.layout.xaxis.minorloglabels == "none" and big.layout.yaxis.minorloglabels is None
