@@ -51,7 +51,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import minmax_scale
 
 from .._validation import check_dense_size, check_matrix
@@ -943,7 +942,8 @@ def data_task(data) -> str | None:
     >>> import numpy as np
     >>> from ikviz.data.upload import UserData
     >>> from ikviz.experiments.your_data import data_task
-    >>> data_task(UserData(np.zeros((3, 1)), np.array([0, 1, 0]), ["x"])), data_task(UserData(np.zeros((3, 1)), None, ["x"]))
+    >>> X = np.zeros((3, 1))
+    >>> data_task(UserData(X, np.array([0, 1, 0]), ["x"])), data_task(UserData(X, None, ["x"]))
     ('classification', None)
     """
     if getattr(data, "task", None) == "regression":
