@@ -142,3 +142,102 @@ def route(X, feature, threshold, left, leaf, stride, block, out):
                 node = lf[node] + (x[f[node]] > th[node])
             out[i, k] = offset + lv[node]
     return out
+
+
+@njit(cache=True, nogil=True)
+def heap_height(feature, left):
+    """Height of the tallest tree of the forest (0 for a single leaf)."""
+    t = feature.shape[0]
+    height = 0
+    stack = np.empty((2 * feature.shape[1] + 2, 2), dtype=np.int64)
+    for k in range(t):
+        sp = 1
+        stack[0, 0] = 0
+        stack[0, 1] = 0
+        while sp > 0:
+            sp -= 1
+            node = stack[sp, 0]
+            depth = stack[sp, 1]
+            if feature[k, node] < 0:
+                height = max(height, depth)
+                continue
+            for child in range(2):
+                stack[sp, 0] = left[k, node] + child
+                stack[sp, 1] = depth + 1
+                sp += 1
+    return height
+
+
+@njit(cache=True, nogil=True)
+def to_heaps(feature, threshold, left, leaf, height, h_feature, h_threshold, h_leaf):
+    """Lay every tree out as a complete binary heap of ``height`` levels.
+
+    Node ``p``'s children are ``2p + 1`` (value <= threshold) and ``2p + 2``;
+    a leaf above the last level becomes a chain of pass-through nodes
+    (threshold +inf: every finite value goes left) ending at the heap leaf
+    that holds its column, so every row takes exactly ``height`` branch-free
+    steps. ``h_feature`` / ``h_threshold`` are (t, 2**height - 1) and
+    ``h_leaf`` (t, 2**height).
+    """
+    t = feature.shape[0]
+    first_leaf = (1 << height) - 1
+    stack = np.empty((2 * feature.shape[1] + 2, 3), dtype=np.int64)
+    for k in range(t):
+        h_feature[k, :] = 0
+        h_threshold[k, :] = np.inf
+        h_leaf[k, :] = -1
+        sp = 1
+        stack[0, 0] = 0
+        stack[0, 1] = 0
+        stack[0, 2] = 0
+        while sp > 0:
+            sp -= 1
+            node = stack[sp, 0]
+            pos = stack[sp, 1]
+            depth = stack[sp, 2]
+            if feature[k, node] < 0:
+                while depth < height:  # pass-through: always left
+                    pos = 2 * pos + 1
+                    depth += 1
+                h_leaf[k, pos - first_leaf] = leaf[k, node]
+                continue
+            h_feature[k, pos] = feature[k, node]
+            h_threshold[k, pos] = threshold[k, node]
+            for child in range(2):
+                stack[sp, 0] = left[k, node] + child
+                stack[sp, 1] = 2 * pos + 1 + child
+                stack[sp, 2] = depth + 1
+                sp += 1
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def route_heaps(X, h_feature, h_threshold, h_leaf, height, stride, block, out):
+    """Write ``k * stride + (leaf of tree k that X[i] falls in)`` into ``out[i, k]``, trees as heaps.
+
+    Each task takes a block of rows through every tree (the block stays in
+    L1 cache, the trees stream from L2); eight rows walk a tree in lockstep,
+    so their independent loads overlap instead of waiting on one another.
+    """
+    n = X.shape[0]
+    t = h_feature.shape[0]
+    first_leaf = (1 << height) - 1
+    for b in prange((n + block - 1) // block):
+        start = b * block
+        stop = min(n, start + block)
+        nodes = np.zeros(8, dtype=np.int64)
+        for k in range(t):
+            f = h_feature[k]
+            th = h_threshold[k]
+            lv = h_leaf[k]
+            offset = k * stride
+            for i0 in range(start, stop, 8):
+                m = min(8, stop - i0)
+                for r in range(8):
+                    nodes[r] = 0
+                for _ in range(height):
+                    for r in range(m):
+                        node = nodes[r]
+                        nodes[r] = 2 * node + 1 + (X[i0 + r, f[node]] > th[node])
+                for r in range(m):
+                    out[i0 + r, k] = offset + lv[nodes[r] - first_leaf]
+    return out

@@ -35,7 +35,7 @@ from .._validation import as_generator, check_dense_size, check_matrix
 from .._dask import is_dask_array
 from .cell_index import CellIndex
 from ._inne import covering_balls, sample_radii
-from ._itree import build_forest, route
+from ._itree import build_forest, heap_height, route, route_heaps, to_heaps
 from ._voronoi import nearest_centres, nearest_centres_gemm, pack_centres, pack_values
 
 METHODS = ("anne", "iforest", "inne")
@@ -44,6 +44,9 @@ _GROUP_WIDTH = 256  # centres handled per matrix product (partitionings packed s
 # Voronoi cells by float32 products up to this many features: the float32 error bound grows with d, and past
 # it near-ties (decided in float64) would become common
 _FLOAT32_MAX_D = 256
+# iForest trees are walked as complete heaps when that takes at most this many times psi nodes per tree
+_HEAP_GROWTH = 16
+_HEAP_BLOCK = 128  # rows per task that walk every tree (a block of rows stays in L1 cache)
 _FITTED = ("psi_", "t_", "method_", "n_features_in_", "bounds_", "max_depth_", "n_leaves_", "radii_")
 
 
@@ -253,7 +256,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         check_dense_size(t * psi, width, None, f"The {t} x {psi} sampled points", "Use a smaller t or psi.")
         samples = check_matrix(take_rows(X, rows), "X") if is_dask_array(X) else X[rows]
         for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
-                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_rel32", "_feature", "_threshold", "_left", "_leaf"]:
+                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_rel32", "_heap", "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
         self._samples, self._index = samples, index.reshape(t, psi)
         self.psi_, self.t_, self.method_, self.n_features_in_ = psi, t, self.method, d
@@ -309,6 +312,13 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         self.n_leaves_ = np.zeros(t, dtype=np.int64)
         build_forest(self._samples[self._index], uniforms, self.max_depth_, self._feature, self._threshold,
                      self._left, self._leaf, self.n_leaves_)
+        height = int(heap_height(self._feature, self._left))
+        if (1 << height) <= _HEAP_GROWTH * psi:  # always for the default height limit; rarely for full growth
+            h_feature = np.empty((t, (1 << height) - 1), dtype=np.int32)
+            h_threshold = np.empty((t, (1 << height) - 1))
+            h_leaf = np.empty((t, 1 << height), dtype=np.int32)
+            to_heaps(self._feature, self._threshold, self._left, self._leaf, height, h_feature, h_threshold, h_leaf)
+            self._heap = (h_feature, h_threshold, h_leaf, height)
 
     @property
     def _n_features_out(self) -> int:
@@ -338,6 +348,10 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     def _index_rows(self, X, stride: int) -> np.ndarray:
         X = self._check_X(X)
         out = np.empty((X.shape[0], self.t_), dtype=self._cell_dtype(stride))
+        if "_heap" in self.__dict__:
+            h_feature, h_threshold, h_leaf, height = self._heap
+            route_heaps(X, h_feature, h_threshold, h_leaf, height, stride, _HEAP_BLOCK, out)
+            return out
         if self.method_ == "iforest":
             route(X, self._feature, self._threshold, self._left, self._leaf, stride, _ROW_BLOCK, out)
             return out
