@@ -28,6 +28,8 @@ __all__ = ["Link", "Section", "escape", "literal_markdown", "report_html", "tabl
 
 #: Plotly's partial bundle with the trace types ikviz draws (built by app/plotly-bundle), used when present
 PLOTLY_BUNDLE = Path(__file__).resolve().parent.parent / "app" / "static" / "plotly-ikviz.min.js"
+#: the trace types that bundle registers (app/plotly-bundle/entry.js); a report with another type gets all of Plotly
+BUNDLE_TRACES = frozenset({"scatter", "scattergl", "bar", "box", "contour", "heatmap", "histogram"})
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
@@ -200,14 +202,14 @@ def _meta_html(meta: dict) -> str:
     return f"<table class=\"meta\"><tbody>{rows}</tbody></table>"
 
 
-def _plotly_script(plotlyjs) -> str:
-    """The one <script> that loads Plotly: the partial bundle when present (1.7 MB), else plotly.py's (4.6 MB);
-    ``"cdn"``: a link to plotly.js of plotly.py's version instead."""
+def _plotly_script(plotlyjs, traces=frozenset()) -> str:
+    """The one <script> that loads Plotly: the partial bundle when present and it draws every trace type in
+    ``traces`` (1.7 MB), else plotly.py's (4.6 MB); ``"cdn"``: a link to plotly.js of plotly.py's version."""
     if plotlyjs == "cdn":
         from plotly.offline import get_plotlyjs_version
 
         return f'<script src="https://cdn.plot.ly/plotly-{get_plotlyjs_version()}.min.js" charset="utf-8"></script>'
-    if PLOTLY_BUNDLE.is_file():
+    if PLOTLY_BUNDLE.is_file() and set(traces) <= BUNDLE_TRACES:
         code = PLOTLY_BUNDLE.read_text(encoding="utf-8")
     else:
         from plotly.offline import get_plotlyjs
@@ -229,12 +231,13 @@ def report_html(title: str, intro: str = "", sections=(), meta: dict | None = No
     if meta:
         parts.append(_meta_html(meta))
     include = bool(plotlyjs)
+    traces = {trace.type for section in sections for fig in section.figures for trace in fig.data}
     for section in sections:
         parts.append(f"<h2>{escape(section.heading)}</h2>")
         parts.append(_paragraphs(section.text))
         for fig in section.figures:
             if include:
-                parts.append(_plotly_script(plotlyjs))
+                parts.append(_plotly_script(plotlyjs, traces))
                 include = False
             parts.append(fig.to_html(full_html=False, include_plotlyjs=False))
         parts.extend(table_html(t) for t in section.tables)

@@ -305,3 +305,15 @@ def test_the_summary_calls_a_winner_only_beyond_the_noise():
     assert "IK 0.880 ± 0.057, Gaussian 0.784 ± 0.057, linear" in clear["sentences"]["svm"]
     assert "IK − Gaussian = +0.096 ± 0.002" in clear["sentences"]["svm"]
     assert clear["verdict"].startswith("Overall: IK ahead on 1 of 1 check(s) (SVM)")
+
+
+def test_a_report_loads_plotly_once_and_all_of_it_only_for_a_trace_the_bundle_lacks():
+    import plotly.graph_objects as go
+
+    from ikviz.html import PLOTLY_BUNDLE, Section, report_html
+
+    small = report_html("t", "", [Section("a", figures=[go.Figure(go.Scatter(y=[1])), go.Figure(go.Bar(y=[2]))])])
+    other = report_html("t", "", [Section("a", figures=[go.Figure(go.Scatter3d(x=[1], y=[1], z=[1]))])])
+    assert small.count("<script type=\"text/javascript\">") == 1 == other.count("<script type=\"text/javascript\">")
+    if PLOTLY_BUNDLE.is_file():
+        assert len(small) < 2_000_000 < len(other) and "* plotly.js v" in other
