@@ -111,6 +111,8 @@ def test_a_workbook_with_two_sheets_offers_each():
     second = inspect_file(raw, "book.xlsx", sheet="Data")
     assert second.n_rows == 30 and second.label_guess == "class"
     assert read_table(raw, filename="book.xlsx", sheet="Data", label="class").X.shape == (30, 2)
+    with pytest.raises(ValueError, match="This is the sheet 'About'; the workbook's sheets are 'About', 'Data'"):
+        read_table(raw, filename="book.xlsx")
     with pytest.raises(ValueError, match="no sheet 'Nope'; its sheets are: 'About', 'Data'"):
         inspect_file(raw, "book.xlsx", sheet="Nope")
 

@@ -830,9 +830,11 @@ def _read_frame(parsed: _parse.Parsed, info: FileInfo, label: str | None, missin
     if not order:
         why = "; ".join(f"{c.name!r} is {'an ID' if c.kind == 'id' else c.kind}" for c in info.columns
                         if role_of[c.name] == "ignore")
+        sheets = (f" This is the sheet {info.sheet!r}; the workbook's sheets are "
+                  f"{', '.join(map(repr, info.sheets))}: pick another sheet." if len(info.sheets) > 1 else "")
         raise ValueError("There is no feature column left" + (" besides the label" if label else "")
                          + (f" ({why}, ignored)" if why else "") + ". Mark a numeric column as feature, or "
-                         "encode a text column; the comparisons need at least one feature.")
+                         "encode a text column; the comparisons need at least one feature." + sheets)
     n = len(frame)
     width = len(numeric) * (2 if indicator else 1) + sum(min(c.n_unique + 1, max_categories + 1)
                                                          for c in info.columns if c.name in encoded)
