@@ -258,16 +258,19 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
 def _close_quietly(client, cluster, timeout: float) -> None:
     """Close the client (and the local cluster) without waiting long for a scheduler that is gone."""
     lost = client.status not in ("running", "newly-created")
-    log = logging.getLogger("distributed")
-    level = log.level
-    if lost:  # its reconnection attempt, cut short here, would log a traceback: the caller says what happened
-        log.setLevel(logging.CRITICAL)
+    # its reconnection attempt, cut short here, would log a traceback: the caller says what happened
+    logs = [logging.getLogger(name) for name in ["distributed", *logging.root.manager.loggerDict]
+            if name.startswith("distributed")] if lost else []
+    levels = [log.level for log in logs]
+    for log in logs:
+        log.setLevel(logging.CRITICAL + 1)
     try:
         client.close(timeout=1 if lost else 2 * timeout)
     except Exception:  # noqa: BLE001 - a scheduler that is gone cannot say goodbye
         pass
     finally:
-        log.setLevel(level)
+        for log, level in zip(logs, levels):
+            log.setLevel(level)
     if cluster is not None:
         try:
             cluster.close()
