@@ -279,3 +279,22 @@ def test_wang2017_figures_4_and_5_read_their_numbers():
     assert sets.verdict == "holds" and eps.verdict == "does not reproduce"   # no gain from ε = 0 to 1e-5
     sens["micro_f1_by_sets"]["1000"] = 95.0                                   # not stable beyond 400
     assert claims.rows_for(sens)[0].note == "fails: stable beyond T = 400 (does not reproduce)"
+
+
+def test_ting2018_table2_needs_laplacian_highest_and_isolation_lowest_on_every_dataset():
+    def cell(ratio):
+        return {"count": 3, "max_density": 1.0, "min_density": 1.0 / ratio, "ratio": ratio}
+
+    def payload(lap, both, iso):
+        block = {"Laplacian": cell(lap), "Both kernels": cell(both), "Isolation": cell(iso)}
+        return {"experiment": "ting2018-density", "params": {"datasets": ["German"], "seed": 0, "t": 100},
+                "table": {"German": {"with itself": block, "leave-one-out": block}}}
+    [row] = claims.rows_for(payload(60, 8, 2))
+    assert row.verdict == "holds" and row.data == "German, one 80/20 split (seed 0)"
+    [row] = claims.rows_for(payload(1.06, 1.1, 1.12))       # the order reversed: fails, both parts named
+    assert row.verdict == "does not reproduce"
+    from ikviz.experiments.paper_ting2018_density import log_kde
+    import numpy as np
+    X = np.array([[0.0], [0.0], [3.0]])
+    loo = log_kde(X[:1], X, np.ones(1), exclude=np.array([0]))   # leaves out itself, keeps its duplicate
+    assert np.exp(loo[0]) == pytest.approx((1 + np.exp(-4.5)) / 2 / np.sqrt(2 * np.pi))
