@@ -313,3 +313,27 @@ def test_progress_is_fraction_and_text(data, client, tmp_path):
     assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
     assert all(isinstance(text, str) and text for _, text in seen)
     assert any("block 4 of 4 written" in text for _, text in seen)  # 1,200 rows in pieces of 300 rows
+
+
+# ------------------------------------------------------------------ the Dask path reads once (issue 34 item 4)
+def test_data_that_fit_in_the_workers_memory_are_read_once(data, client, tmp_path, monkeypatch):
+    import ikviz.scale.io as scale_io
+
+    folder, X = data
+    reads = []
+    original = scale_io._read_parquet_piece
+
+    def counted(piece, features, label):
+        reads.append((piece.path, piece.row_groups))
+        return original(piece, features, label)
+
+    monkeypatch.setattr(scale_io, "_read_parquet_piece", counted)  # the workers are threads of this process
+    expected = IsolationKernel(psi=8, t=5, method="anne", random_state=0).fit(X).cells(X)
+    features(folder, tmp_path / "once", psi=8, t=5, client=client, chunk_rows=300)
+    assert len(reads) == 4 and len(set(reads)) == 4  # 4 pieces of 300 rows, each read once
+    assert np.array_equal(pd.read_parquet(tmp_path / "once").to_numpy(), expected)
+    reads.clear()
+    monkeypatch.setattr(scale_run, "MEMORY_SHARE", 0.0)  # larger than memory: the sample, then the cells
+    features(folder, tmp_path / "twice", psi=8, t=5, client=client, chunk_rows=300)
+    assert len(reads) == 8 and len(set(reads)) == 4
+    assert np.array_equal(pd.read_parquet(tmp_path / "twice").to_numpy(), expected)

@@ -6,8 +6,11 @@ in-process ``LocalCluster`` on all cores by default, or the scheduler given by
 ``scheduler`` / ``$DASK_SCHEDULER_ADDRESS``.
 
 * :func:`features`: fits an :class:`~ikviz.IsolationKernel` on its ``t * psi``
-  sampled rows (only those rows are computed), then each worker reads a block,
-  maps it to its cells and writes them as one Parquet file: one integer column
+  sampled rows (only those rows come back), then each worker maps a block to
+  its cells and writes them as one Parquet file. Data that take at most a
+  quarter of the workers' memory are read once, into it (sample and cells
+  from there); larger data are read twice, for the sample and for the cells,
+  never held whole. Each Parquet file has one integer column
   ``p0 .. p{t-1}`` per partitioning, rows in input order. The output is written
   under a temporary name and put in the place of ``--out`` only when complete;
   ``--out`` must be new, empty, or an earlier ikviz output (with ``overwrite``).
@@ -225,9 +228,12 @@ def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: s
     start = time.perf_counter()
     ds = read_dataset(spec, columns, chunk_rows=chunk_rows, blocksize=blocksize)
     X = ds.X
-    report(0.0, "reading the sampled rows")
+    once = _fits_in_memory(client, ds)
+    report(0.0, "reading the data into the workers' memory" if once else "reading the sampled rows")
     with dask.config.set(scheduler=client.get), Watch(client, worker_timeout=worker_timeout):
-        n = n_rows(X)  # CSV: one parallel pass to count the rows of each piece
+        if once:  # one read: the sample and the cells both come from the workers' memory
+            X = client.persist(X)
+        n = n_rows(X)  # CSV read twice: one parallel pass to count the rows of each piece
         kernel = IsolationKernel(psi=psi, t=t, method=method, random_state=seed).fit(X)
     fit_seconds = time.perf_counter() - start
     print(f"kernel fitted on {kernel.t * kernel.psi_:,} sampled rows of {n:,} ({len(ds.features)} columns) "
@@ -263,6 +269,33 @@ def features(spec, out, *, psi: int = 64, t: int = 200, seed: int = 0, method: s
         raise
     report(1.0, f"{n:,} rows written")
     return result
+
+
+#: the data are held in the workers' memory (and read once) when they take at most this share of it
+MEMORY_SHARE = 0.25
+
+
+def _fits_in_memory(client, ds) -> bool:
+    """Whether the feature matrix takes at most ``MEMORY_SHARE`` of the workers' memory limits together.
+
+    The size is the float64 matrix's for Parquet (rows known from the metadata), and the files' size for
+    CSV (text takes more bytes than the numbers it holds). Workers without a memory limit (the app's
+    threads) never hold the data: it is then read twice, once for the sample and once for the cells.
+    """
+    import os
+
+    try:
+        workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    except TypeError:  # a distributed without n_workers
+        workers = client.scheduler_info().get("workers", {})
+    limits = [w.get("memory_limit") or 0 for w in workers.values()]
+    if not limits or min(limits) <= 0:
+        return False
+    if ds.source.lengths is not None:
+        size = sum(ds.source.lengths) * len(ds.features) * 8
+    else:
+        size = sum(os.path.getsize(f) for f in ds.source.files)
+    return size <= MEMORY_SHARE * sum(limits)
 
 
 def _part_name(i: int) -> str:
