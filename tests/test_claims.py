@@ -298,3 +298,19 @@ def test_ting2018_table2_needs_laplacian_highest_and_isolation_lowest_on_every_d
     X = np.array([[0.0], [0.0], [3.0]])
     loo = log_kde(X[:1], X, np.ones(1), exclude=np.array([0]))   # leaves out itself, keeps its duplicate
     assert np.exp(loo[0]) == pytest.approx((1 + np.exp(-4.5)) / 2 / np.sqrt(2 * np.pi))
+
+
+def test_a_full_size_run_resumes_reading_back_what_is_done(tmp_path, monkeypatch):
+    done = {"experiment": "hubness", "quick": False, "seconds": 12.0, "params": {"n": 1000, "d_values": [3, 100]},
+            "skewness": {"gk": {"3": 0.3, "100": 2.5}, "ik": {"3": 0.2, "100": 0.8}}}
+    (tmp_path / "hubness.json").write_text(json.dumps(done))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a finished full-size reproduction was recomputed")
+    monkeypatch.setattr(reproduce, "reproduce", refuse)
+    lines = []
+    claims.reproduce_all(tmp_path, quick=False, echo=lines.append, names=["hubness"])
+    data = json.loads((tmp_path / "claims.json").read_text())
+    row = next(r for r in data["claims"] if r["key"] == "ting2021-appE")
+    assert row["verdict"] == "holds" and row["size"] == "full" and "read back" in lines[0]
+    assert any(r["verdict"] == "data not available here" for r in data["claims"])
