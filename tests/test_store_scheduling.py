@@ -1,5 +1,6 @@
 """The results store's scheduler: requested views before background work, single flight, the ETA."""
 
+import math
 import threading
 import time
 
@@ -121,12 +122,13 @@ def test_the_estimate_reads_the_shape_of_the_previous_run_of_the_same_block():
     now = Job("k2", "block", profile=profile)
     now.started = time.monotonic() - 4.0  # this run takes 40 s: at 4 s it is half done
     now.fraction = 0.5
+    now._samples = [(2.0, 0.25), (4.0, 0.5)]
     truth = 36.0
     rate_only = Job("k3", "block")
-    rate_only.started, rate_only.fraction = now.started, 0.5
-    rate_only._samples = [(2.0, 0.25), (4.0, 0.5)]
-    assert rate_only.remaining() < truth / 2  # the rate of the quick stage: off by far more than 2
-    assert truth / 1.2 <= now.remaining() <= truth * 1.2
+    rate_only.started, rate_only.fraction, rate_only._samples = now.started, 0.5, list(now._samples)
+    assert rate_only.remaining() < truth / 4  # the rate of the quick stage: off by a factor of 9
+    assert rate_only.remaining() < now.remaining() < truth  # the earlier run's shape: 3 times closer
+    assert abs(math.log(now.remaining() / truth)) < abs(math.log(rate_only.remaining() / truth)) / 1.9
     waiting = Job("k4", "block", profile=profile)  # nothing reported yet: the earlier run's time
     waiting.started = time.monotonic() - 3.0
     assert waiting.remaining() == pytest.approx(7.0, abs=0.5) and "about 7 s left" in waiting.status(0)

@@ -158,12 +158,14 @@ class Job:
     def remaining(self) -> float | None:
         """Estimated seconds left, or None while there is too little to go on.
 
-        When the same block ran before, its profile says at which share of its
-        time it had reached the fraction reported now: a run's stages differ in
-        speed (a quick first stage says little about a slow last one), and the
-        earlier run's shape carries over to other settings, whose time scales.
-        Otherwise the rate is the progress made over the latest half of the
-        elapsed time.
+        Two readings, combined by their geometric mean when both exist: the
+        rate of the progress made over the latest half of the elapsed time
+        (a run's stages differ in speed: its first stage says little about its
+        last), and, when the same block ran before (other settings), the share
+        of that run's time at which it had reached the fraction reported now
+        (its shape carries over, its time scales). Each alone was off by more
+        than a factor of 2 for some of the pages' views
+        (``benchmarks/store_eta.py``); their mean was so less often.
 
         Examples
         --------
@@ -174,31 +176,34 @@ class Job:
         >>> round(job.remaining())
         10
         >>> job.profile = (8.0, [(0.0, 0.0), (0.2, 0.5), (1.0, 1.0)])  # last time: half done at 20% of the time
-        >>> round(job.remaining())
-        40
+        >>> round(job.remaining())  # the mean of 10 s (the rate) and 40 s (the profile)
+        20
         """
         elapsed, fraction = self.elapsed(), self.fraction
         if fraction >= 1.0:
             return 0.0
+        shaped = None
         if self.profile is not None:
             total, points = self.profile
             share = _share_at(points, fraction)
             if share >= 0.02 and fraction >= 0.01:
-                return max(0.0, elapsed / share - elapsed)
-            left = total - elapsed  # nothing reported yet: the earlier run's time
-            if left > 0:
-                return left
-        if fraction < 0.05 or elapsed < 2:
-            return None
-        since = elapsed / 2  # the rate over the latest half of the run (with few reports, the whole run)
-        start_t, start_f = 0.0, 0.0
-        for t, f in self._samples:
-            if t <= since:
-                start_t, start_f = t, f
-        rate = (fraction - start_f) / max(elapsed - start_t, 1e-9)
-        if rate <= 0:
-            rate = fraction / elapsed
-        return (1.0 - fraction) / rate
+                shaped = max(0.0, elapsed / share - elapsed)
+            elif total > elapsed:  # nothing reported yet: the earlier run's time
+                shaped = total - elapsed
+        rated = None
+        if fraction >= 0.05 and elapsed >= 2:
+            since = elapsed / 2  # the rate over the latest half of the run (with few reports, the whole run)
+            start_t, start_f = 0.0, 0.0
+            for t, f in self._samples:
+                if t <= since:
+                    start_t, start_f = t, f
+            rate = (fraction - start_f) / max(elapsed - start_t, 1e-9)
+            if rate <= 0:
+                rate = fraction / elapsed
+            rated = (1.0 - fraction) / rate
+        if shaped is None or rated is None:
+            return rated if shaped is None else shaped
+        return (max(shaped, 1e-3) * max(rated, 1e-3)) ** 0.5
 
     def status(self, position: int) -> str:
         """A line for the waiting page: place in the queue, or progress with time elapsed and left."""
