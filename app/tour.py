@@ -48,17 +48,18 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 .st-key-ikviz-tour-bar [data-testid="stMarkdownContainer"] p { margin-bottom: 0.35rem; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem !important; padding-bottom: 1rem !important; }
 @media (max-height: 800px) {   /* a 720p projector: the step's figure, without the pager over the page's others */
-  [data-testid="stMain"] [data-testid="stElementContainer"]:has(.stRadio) { display: none; }
+  [data-testid="stMain"] .st-key-_w_fig { display: none; }
 }
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h1),
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child),
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > style:only-child) { display: none; }
-[data-testid="stMain"] [data-testid="stElementContainer"]:has(.stRadio) label[data-testid="stWidgetLabel"] { display: none; }
-[data-testid="stMain"] [role="radiogroup"] p { font-size: 18px !important; }
+[data-testid="stMain"] .st-key-_w_fig label[data-testid="stWidgetLabel"] { display: none; }
+[data-testid="stMain"] .st-key-_w_fig [role="radiogroup"] p { font-size: 18px !important; }
 </style>"""
-#: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 300 px),
-#: so the step's figures, legend and axis titles included, are on screen without scrolling. Plotly draws the
-#: figure at the height it was built for; this relayouts it whenever the page or the window changes.
+#: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 300 px;
+#: stacked panels at least 3/4 of their built height), so that the step's figure, legend and axis titles
+#: included, is on screen without scrolling. Plotly draws a figure at the height it was built for; this
+#: relayouts it whenever the page or the window changes.
 FIT_SCRIPT = """<script>
 (() => {
   const w = window;
@@ -69,7 +70,14 @@ FIT_SCRIPT = """<script>
       if (!gd._fullLayout || !gd.offsetParent) continue;
       const main = w.document.querySelector('[data-testid="stMain"]');
       const top = gd.getBoundingClientRect().top + (main ? main.scrollTop : 0);
-      const height = Math.max(300, Math.floor(w.innerHeight - top - 12));
+      // a figure drawn afresh (not at the height this set) is measured again
+      if (gd._fullLayout.height !== Number(gd.dataset.ikvizFitted)) gd.dataset.ikvizBuilt = gd._fullLayout.height;
+      // stacked panels keep 3/4 of their built height at least: they stay readable, even past the fold
+      const rows = new Set(Object.keys(gd._fullLayout).filter(k => /^yaxis\d*$/.test(k))
+        .map(k => String(gd._fullLayout[k].domain))).size;
+      const least = rows > 1 ? Math.round(0.75 * Number(gd.dataset.ikvizBuilt)) : 300;
+      const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
+      gd.dataset.ikvizFitted = height;
       if (Math.abs(gd._fullLayout.height - height) > 4) {
         gd.style.height = height + "px";
         w.Plotly.relayout(gd, {height: height});
