@@ -479,6 +479,10 @@ def _hubness(n):
 
 
 # ------------------------------------------------------------------ lu2016, wang2017
+#: lu2016 Table 5's mistake rates where the experiment's own table has no row under ikviz's name (a9a-full is a9a)
+_LU2016_TABLE5 = {"a9a-full": {"FOGD": 0.174, "NOGD": 0.174}}
+
+
 def _lu2016(dataset: str):
     """FOGD *and* NOGD mistake rates against lu2016 Table 5: the paper's number, or its gain over the majority class."""
     def check(n):
@@ -487,7 +491,8 @@ def _lu2016(dataset: str):
         verdicts, parts = {}, []
         for method in ("FOGD", "NOGD"):
             ours = float(res["methods"][method]["mistake rate"][0])
-            paper = float(res["paper"][method]["mistake rate"][0])
+            paper = (float(res["paper"][method]["mistake rate"][0]) if res.get("paper")
+                     else _LU2016_TABLE5[dataset][method])
             paper = paper / 100 if paper > 1 else paper
             # within 2 points of the paper, or at least half the paper's gain over predicting the majority class
             verdicts[method] = "holds" if abs(ours - paper) <= 0.02 else direction(majority - ours, majority - paper)

@@ -314,3 +314,12 @@ def test_a_full_size_run_resumes_reading_back_what_is_done(tmp_path, monkeypatch
     row = next(r for r in data["claims"] if r["key"] == "ting2021-appE")
     assert row["verdict"] == "holds" and row["size"] == "full" and "read back" in lines[0]
     assert any(r["verdict"] == "data not available here" for r in data["claims"])
+
+
+def test_lu2016_a9a_full_is_judged_against_table5_a9a():
+    method = lambda rate: {"mistake rate": [rate, 0.0]}  # noqa: E731
+    payload = {"experiment": "online", "params": {"datasets": ["a9a-full"], "n": None},
+               "results": {"a9a-full": {"rows": 48842, "majority": 0.239, "paper": None,
+                                        "methods": {"FOGD": method(0.175), "NOGD": method(0.23)}}}}
+    row = next(r for r in claims.rows_for(payload) if r.key == "lu2016-table5-a9a")
+    assert row.verdict == "holds, smaller" and "paper 17.4%" in row.ikviz and row.note == "fails: NOGD (holds, smaller)"
