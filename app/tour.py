@@ -19,6 +19,9 @@ from ui import PINNED_KEY  # the control ui.control draws even in presentation m
 from ikviz import claims, tours
 
 _APPLIED_KEY = "_tour_applied"  # session state: the (tour, step) whose link values were last applied
+#: session state: where a projected tour step's own control goes (the main area under the bar, since the
+#: sidebar is folded away when presenting); None outside a projected step. Set by :func:`bar` on every run.
+CONTROL_SLOT_KEY = "_tour_control_slot"
 
 _KEYS_SCRIPT = """<script>
 (() => {
@@ -280,6 +283,7 @@ def leave() -> None:
     """No tour in the link: nothing pinned."""
     st.session_state.pop(PINNED_KEY, None)
     st.session_state.pop(_APPLIED_KEY, None)
+    st.session_state.pop(CONTROL_SLOT_KEY, None)
 
 
 def _numbers(step: tours.Step, *, presenting: bool) -> None:
@@ -365,6 +369,9 @@ def bar() -> None:
             if projecting:   # the paper in short: "Ting et al. 2018" of "Isolation Kernel ... (Ting et al. 2018)"
                 short = re.search(r"\(([^()]*)\)\s*$", tour.title)
                 st.markdown(f"{short.group(1) if short else tour.title} · step {i + 1} of {n}")
+    # the step's control, under the bar (ui draws the pinned control here when it is set)
+    st.session_state[CONTROL_SLOT_KEY] = st.container(key="ikviz-tour-control") if projecting and step.control \
+        else None
     st.html(_KEYS_SCRIPT, unsafe_allow_javascript=True)
     if projecting:
         st.html(PROJECTOR_CSS)
