@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from .._sklearn import Interval, StrOptions
 from .._sklearn import fit_context as _fit_context
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
 from .._validation import as_generator, check_dense_size, check_matrix
@@ -46,6 +46,9 @@ _GROUP_WIDTH = 256  # centres handled per matrix product (partitionings packed s
 _FLOAT32_MAX_D = 256
 # iForest trees are walked as complete heaps when that takes at most this many times psi nodes per tree
 _HEAP_GROWTH = 16
+# time guards, checked before any work: fit costs about 25 us per partitioning and transform grows with t * psi
+_MAX_T = 100_000
+_MAX_SAMPLED = 1 << 25
 _HEAP_BLOCK = 128  # rows per task that walk every tree (a block of rows stays in L1 cache)
 _FITTED = ("psi_", "t_", "method_", "n_features_in_", "bounds_", "max_depth_", "n_leaves_", "radii_")
 
@@ -119,7 +122,9 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         of rows seen by ``fit``.
     t : int, default=200
         Number of partitionings; the kernel is an average over them, so larger
-        ``t`` gives a smoother estimate.
+        ``t`` gives a smoother estimate. At most 100,000, and ``t * psi_`` at
+        most 2**25: larger values are refused with a ``ValueError`` before
+        any work starts.
     method : {"anne", "inne", "iforest"}, default="iforest"
         ``"iforest"`` (the default, Ting et al. 2018's IK): isolation trees
         grown on each subset with random axis-parallel splits; the cheapest
@@ -233,7 +238,9 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
 
             n, d = n_rows(X), X.shape[1]
         else:
-            X = check_matrix(X)
+            frame, X = X, check_matrix(X)
+            # records feature_names_in_ for a data frame (scikit-learn's convention), checked at transform
+            validate_data(self, frame, reset=True, skip_check_array=True)
             n, d = X.shape
         psi, t = int(self.psi), int(self.t)
         if psi > n:
@@ -242,6 +249,13 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             warnings.warn(f"psi={psi} is larger than the {n} rows given; using psi={n}.",
                           UserWarning, stacklevel=2)
             psi = n
+        if t > _MAX_T:
+            raise ValueError(f"t={t:,} partitionings is more than the limit of {_MAX_T:,} (fitting alone would take "
+                             "minutes; the kernel's estimate improves as 1/sqrt(t), so t in the hundreds is "
+                             "usually enough). Use a smaller t.")
+        if t * psi > _MAX_SAMPLED:
+            raise ValueError(f"t * psi = {t:,} x {psi:,} = {t * psi:,} sampled points is more than the limit of "
+                             f"{_MAX_SAMPLED:,}. Use a smaller t or psi.")
         # the cells keep t * psi centres, each in the span of the u <= n distinct sampled rows when that
         # is smaller than d (_Span); trees keep every sampled point in all d coordinates
         least = d if self.method == "iforest" else min(d, n)
@@ -334,7 +348,9 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     # ------------------------------------------------------------ transform
     def _check_X(self, X, name="X") -> np.ndarray:
         check_is_fitted(self, "psi_")
-        X = check_matrix(X, name)
+        frame, X = X, check_matrix(X, name)
+        # the same columns in the same order as at fit, or scikit-learn's ValueError naming them
+        validate_data(self, frame, reset=False, skip_check_array=True)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"{name} has {X.shape[1]} features, but IsolationKernel is expecting "
