@@ -13,11 +13,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.validation import check_is_fitted
 
 from .._sklearn import Interval, StrOptions, fit_context
 from .._validation import MAX_BASIS, as_generator, check_dense_size, check_matrix, validate_data
+from ..kernels.classic import _pairs as kernel_pairs
 
 KERNELS = {"gaussian": "rbf", "laplacian": "laplacian"}
 #: rows of k(X, basis) computed at once in ``transform`` (bounds the intermediate kernel block)
@@ -88,9 +88,9 @@ class LowRankNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         return self.components_.shape[1]
 
     def _kernel(self, A, B):
-        # a huge gamma sends the exponent to -inf: exp gives the right limit, 0, without a warning
-        with np.errstate(over="ignore", under="ignore"):
-            return pairwise_kernels(A, B, metric=KERNELS[self.kernel], gamma=float(self.gamma))
+        # pair by pair from the differences (ikviz.kernels.classic): k(x, x) = 1 exactly, a row's values do not
+        # depend on the other rows, and a huge gamma or distance gives the true limit 0
+        return kernel_pairs(A, B, float(self.gamma), 2 if self.kernel == "gaussian" else 1)
 
     def _centred(self, X) -> np.ndarray:
         # both kernels are translation invariant: centring on the basis avoids the cancellation in
