@@ -134,3 +134,138 @@ if __name__ == "__main__":  # child process entry: impl method n d t psi seed
     impl, method, *nums = sys.argv[1:]
     n, d, t, psi, seed = map(int, nums)
     print(json.dumps(measure_one(impl, method, n, d, t, psi, seed)))
+
+
+# ------------------------------------------------------------------ the floor
+def sgemm_peak(size: int = 2048, repeats: int = 5) -> float:
+    """The machine's float32 matrix-product rate in GFLOP/s: best of ``repeats`` NumPy products of two size x size matrices.
+
+    NumPy's BLAS uses every core it is allowed, as the cells do.
+
+    Examples
+    --------
+    >>> from ikviz.bench import sgemm_peak
+    >>> sgemm_peak(size=256, repeats=2) > 0
+    True
+    """
+    import numpy as np
+
+    a = np.random.default_rng(0).random((size, size), dtype=np.float32)
+    a @ a
+    best = min(_wall(lambda: a @ a) for _ in range(repeats))
+    return 2.0 * size**3 / best / 1e9
+
+
+def _wall(func) -> float:
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
+
+
+def _median_time(func, repeats: int) -> float:
+    import numpy as np
+
+    func()  # warm-up: loads compiled code and caches
+    return float(np.median([_wall(func) for _ in range(repeats)]))
+
+
+def _peers_cells(X, t: int, psi: int, seed: int, repeats: int, isotree_ok: bool, sklearn_ok: bool) -> dict:
+    """Seconds of the peers doing the cells' work on X: faiss flat search (anne), isotree and scikit-learn (iforest)."""
+    import math
+
+    import numpy as np
+
+    rows = {}
+    rng = np.random.default_rng(seed)
+    n, d = X.shape
+    if importlib.util.find_spec("faiss") is not None:
+        import faiss
+
+        X32 = np.ascontiguousarray(X, dtype=np.float32)
+        indexes = []
+        for _ in range(t):
+            index = faiss.IndexFlatL2(d)
+            index.add(X32[rng.choice(n, size=psi, replace=False)])
+            indexes.append(index)
+        rows["faiss IndexFlatL2, t searches of psi points (anne's work)"] = _median_time(
+            lambda: [index.search(X32, 1) for index in indexes], repeats)
+    else:
+        rows["faiss IndexFlatL2"] = "not installed (pip install faiss-cpu)"
+    depth = math.ceil(math.log2(psi))
+    if isotree_ok and importlib.util.find_spec("isotree") is not None:
+        from isotree import IsolationForest as IsoTree
+
+        model = IsoTree(ntrees=t, sample_size=psi, max_depth=depth, ndim=1, missing_action="fail",
+                        penalize_range=False, prob_pick_pooled_gain=0, random_seed=seed, nthreads=-1).fit(X)
+        rows["isotree tree_num, same-size trees (iforest's work)"] = _median_time(
+            lambda: model.predict(X, output="tree_num"), repeats)
+    elif isotree_ok:
+        rows["isotree"] = "not installed (pip install isotree)"
+    if sklearn_ok:
+        from sklearn.ensemble import IsolationForest
+
+        model = IsolationForest(n_estimators=t, max_samples=psi, random_state=seed, n_jobs=-1).fit(X)
+        pairs = list(zip(model.estimators_, model.estimators_features_))
+        rows["scikit-learn IsolationForest trees' apply, same-size trees (iforest's work)"] = _median_time(
+            lambda: [tree.apply(X[:, feats]) for tree, feats in pairs], repeats)
+    return rows
+
+
+def bench_floor(n: int = 100_000, d: int = 20, t: int = 200, psi: int = 64, seed: int = 0, repeats: int = 3,
+                peers: bool = True, peer_max_n: int = 200_000, echo=print) -> dict:
+    """``ikviz bench kernel --floor``: ikviz's cells against the machine's sgemm floor and the peers, in one run.
+
+    The floor of Voronoi cells is the time of their ``n * t * psi * d``
+    multiply-adds at the machine's float32 matrix-product peak
+    (:func:`sgemm_peak`). Every time is the median of ``repeats`` runs after
+    a warm-up, on X ~ N(0, 1) of shape (n, d), fit excluded except where
+    named. Peers, each where it does the same work: faiss's exact flat
+    search (t searches of psi points: anne's cells), isotree's ``tree_num``
+    and scikit-learn's ``IsolationForest.apply`` on trees of the same size
+    (iforest's cells), ikpykit's ``IsoKernel`` fit + transform (skipped
+    past ``peer_max_n`` rows, as are isotree and scikit-learn). Returns the
+    numbers; prints a table through ``echo``.
+    """
+    import numpy as np
+
+    from .kernels import IsolationKernel
+
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    peak = sgemm_peak()
+    floor = 2.0 * n * t * psi * d / (peak * 1e9)
+    out = {"n": n, "d": d, "t": t, "psi": psi, "sgemm_gflops": peak, "floor_s": floor, "repeats": repeats}
+    times = {}
+    anne = IsolationKernel(psi=psi, t=t, method="anne", random_state=seed).fit(X)
+    times["ikviz anne cells"] = _median_time(lambda: anne.cells(X), repeats)
+    forest = IsolationKernel(psi=psi, t=t, method="iforest", random_state=seed).fit(X)
+    times["ikviz iforest cells"] = _median_time(lambda: forest.cells(X), repeats)
+    times["ikviz anne fit + transform"] = _median_time(
+        lambda: IsolationKernel(psi=psi, t=t, method="anne", random_state=seed).fit(X).transform(X), repeats)
+    small = n <= peer_max_n
+    if peers:
+        times.update(_peers_cells(X, t, psi, seed, repeats, isotree_ok=small, sklearn_ok=small))
+        if small and importlib.util.find_spec("ikpykit") is not None:
+            from ikpykit.kernel import IsoKernel
+
+            times["ikpykit IsoKernel anne fit + transform"] = _median_time(
+                lambda: IsoKernel(method="anne", n_estimators=t, max_samples=psi, random_state=seed)
+                .fit(X).transform(X), max(1, repeats // 3))
+    out["times"] = times
+    echo(f"n={n:,}, d={d}, t={t}, psi={psi}; median of {repeats} runs, fit excluded unless named")
+    echo(f"sgemm peak {peak:.0f} GFLOP/s -> floor (n*t*psi*d multiply-adds) {floor:.3f} s")
+    ref = {"anne cells": times["ikviz anne cells"], "iforest": times["ikviz iforest cells"],
+           "fit + transform": times["ikviz anne fit + transform"]}
+    for name, value in times.items():
+        if isinstance(value, str):
+            echo(f"  {name:<70} {value}")
+            continue
+        note = ""
+        if name == "ikviz anne cells":
+            note = f"{value / floor:5.2f}x the floor"
+        elif name.startswith("faiss") or name.startswith("ikpykit"):
+            key = "anne cells" if name.startswith("faiss") else "fit + transform"
+            note = f"ikviz {value / ref[key]:5.2f}x faster"
+        elif "iforest's work" in name:
+            note = f"ikviz {value / ref['iforest']:5.2f}x faster"
+        echo(f"  {name:<70} {value:8.3f} s  {note}")
+    return out

@@ -121,10 +121,14 @@ def _check(args) -> int:
 
 
 def _bench(args) -> int:
-    from .bench import bench_kernel
+    from .bench import bench_floor, bench_kernel
 
-    rows = bench_kernel(sizes=tuple(args.sizes), methods=tuple(args.methods), d=args.d, t=args.t,
-                        psi=args.psi, repeats=args.repeats, peer=not args.no_peer)
+    if args.floor:  # issue 34: the sgemm floor and the peers doing the same work, one table per size
+        rows = [bench_floor(n=n, d=args.d, t=args.t, psi=args.psi, repeats=args.repeats, peers=not args.no_peer)
+                for n in args.sizes]
+    else:
+        rows = bench_kernel(sizes=tuple(args.sizes), methods=tuple(args.methods), d=args.d, t=args.t,
+                            psi=args.psi, repeats=args.repeats, peer=not args.no_peer)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
         print(f"wrote {args.json}")
@@ -219,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     kern.add_argument("--psi", type=int, default=64)
     kern.add_argument("--repeats", type=int, default=3, help="ikviz runs per size (best is kept)")
     kern.add_argument("--no-peer", action="store_true", help="do not run ikpykit")
+    kern.add_argument("--floor", action="store_true", help="cells against the machine's sgemm floor and faiss, isotree, "
+                      "scikit-learn, ikpykit (median of --repeats runs, in this process)")
     kern.add_argument("--json", help="also write the rows to this file")
     kern.set_defaults(func=_bench)
     cls = bench_sub.add_parser("classification",
