@@ -337,3 +337,18 @@ def test_data_that_fit_in_the_workers_memory_are_read_once(data, client, tmp_pat
     features(folder, tmp_path / "twice", psi=8, t=5, client=client, chunk_rows=300)
     assert len(reads) == 8 and len(set(reads)) == 4
     assert np.array_equal(pd.read_parquet(tmp_path / "twice").to_numpy(), expected)
+
+
+@pytest.mark.slow
+def test_worker_processes_compile_numba_code_from_a_cold_cache(tmp_path):
+    """A spawned worker re-imports the caller's __main__ (here ikviz.scale.bench, hence numba) before
+    distributed applies its env; NUMBA_NUM_THREADS must be there from the spawn on, or the workers'
+    first compile fails ("Cannot set NUMBA_NUM_THREADS to a different value")."""
+    from ikviz.scale.bench import generate
+
+    data = generate(tmp_path / "data", 3000, 4)
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}  # nothing compiled yet
+    proc = subprocess.run([sys.executable, "-m", "ikviz.scale.bench", "_dask", str(data), str(tmp_path / "out"),
+                           "8", "5", "anne", "1"], env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["rows"] == 3000

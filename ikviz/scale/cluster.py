@@ -230,12 +230,26 @@ def connect(scheduler: str | None = None, *, n_workers: int | None = None, threa
         # glibc's default malloc thresholds in the workers: distributed sets MALLOC_TRIM_THRESHOLD_=65536,
         # which also pins the mmap threshold, so every large temporary is mmap'ed and unmapped again
         # and the kernel's cells run 2-3x slower. Numba's threads = the worker's threads (no
-        # oversubscription of the cores), set in the worker before numba is imported there.
-        with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=processes,
-                                   memory_limit=memory_limit, silence_logs=logging.CRITICAL,
-                                   dashboard_address=":0" if dashboard_address is None else dashboard_address,
-                                   **({"env": {"NUMBA_NUM_THREADS": str(threads_per_worker)}} if processes else {}))
+        # oversubscription of the cores), in the worker's environment from its spawn on: a spawned
+        # worker re-imports the caller's __main__ (ikviz, hence numba) before distributed applies its
+        # `env`, and numba refuses a thread count that changes after its threads started (a
+        # RuntimeError at the workers' first compile). The spawn sets it in this process's
+        # environment too: put back once the workers are up.
+        before = os.environ.get("NUMBA_NUM_THREADS")
+        spawn_env = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+        if processes:
+            spawn_env["distributed.nanny.pre-spawn-environ.NUMBA_NUM_THREADS"] = str(threads_per_worker)
+        try:
+            with dask.config.set(spawn_env):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker,
+                                       processes=processes, memory_limit=memory_limit,
+                                       silence_logs=logging.CRITICAL,
+                                       dashboard_address=":0" if dashboard_address is None else dashboard_address)
+        finally:
+            if before is None:
+                os.environ.pop("NUMBA_NUM_THREADS", None)
+            else:
+                os.environ["NUMBA_NUM_THREADS"] = before
         client = Client(cluster)
         if processes and warm:
             client.run(_warm_worker)  # part of the start-up: each worker imports the kernel and loads its code
