@@ -37,7 +37,7 @@ class View:
     Examples
     --------
     >>> from ikviz.views import page
-    >>> v = page("t-sne").views[0]
+    >>> v = page("tsne").views[0]
     >>> v.key, v.params.__name__
     (None, 'Params')
     """
@@ -90,7 +90,7 @@ _PAGES: dict[str, tuple[str, tuple]] = {
         ("hubness", "Hubness", "run_hubness", "HubnessParams"),
         ("indexing", "Indexing", "indexing:run", "indexing:Params"),
     )),
-    "t-sne": ("tsne", ((None, "t-SNE", "run", "Params"),)),
+    "tsne": ("tsne", ((None, "t-SNE", "run", "Params"),)),
     "classification": ("classification", (
         ("SVM", "SVM", "run", "Params"),
         ("Online learning", "Online learning", "online:run", "online:Params"),
