@@ -125,6 +125,7 @@ def built(builder, *args, **kwargs):
     """
     fig, spec = store.get_store().call(_with_spec, (builder, args, kwargs), {}, persist=False)
     plotly_chart.keep_spec(fig, spec)
+    fig._ikviz_draw = (builder, args, kwargs)  # how it was drawn: the take-home script draws it the same way
     return fig
 
 
@@ -241,3 +242,23 @@ def _export_menu(fig, key: str, source) -> None:
             if code is not None:
                 st.caption("Recompute it outside the app (after `pip install -e .` in the ikviz folder):")
                 st.code(code, language="python")
+                _take_home(fig, source, key=key, stem=stem)
+
+
+def _take_home(fig, source, *, key: str, stem: str) -> None:
+    """Downloads of the view as a ``.py`` script and a notebook that recompute it and draw this figure."""
+    fn, *rest = source
+    args, kwargs = (rest if len(rest) == 2 and isinstance(rest[0], tuple) and isinstance(rest[1], dict)
+                    else (tuple(rest), {}))
+    draw, title = getattr(fig, "_ikviz_draw", None), export.figure_title(fig)
+
+    def write(how) -> str:  # the view's own result, so that the figure's argument is written as `result...`
+        result = store.get_store().call(fn, args, kwargs) if draw is not None else None
+        return how(fn, *args, draw=draw, result=result, title=title, **kwargs)
+
+    py, nb = st.columns(2)
+    py.download_button(".py script", data=lambda: write(export.python_script), file_name=f"{stem}.py",
+                       mime="text/x-python", key=f"{key}:py", on_click="ignore", icon=":material/code:")
+    nb.download_button("Notebook", data=lambda: write(export.notebook), file_name=f"{stem}.ipynb",
+                       mime="application/x-ipynb+json", key=f"{key}:ipynb", on_click="ignore",
+                       icon=":material/menu_book:")

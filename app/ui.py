@@ -30,6 +30,8 @@ _RUN_KEY = "_page_run"  # what lives for one run of the page (see run_state)
 _LINK_KEY = "_link_values"  # the URL values of this run's controls, until write_link writes them
 
 
+#: session state: where a projected tour step draws its one control (set by ``tour.bar``, under the bar)
+TOUR_CONTROL_SLOT = "_tour_control_slot"
 #: session state: the URL key of the one control a guided tour's step keeps visible in presentation mode
 PINNED_KEY = "_pinned"
 
@@ -69,7 +71,11 @@ def control(widget, label: str, key: str, default, *, always: bool = False, scop
         def sync():
             state[key] = state[widget_key]
 
-        widget(label, key=widget_key, on_change=sync, **kwargs)
+        # a projected tour step folds the sidebar: its one control is drawn under the tour's bar instead
+        pinned = presenting() and st.session_state.get(PINNED_KEY) == url_key
+        slot = st.session_state.get(TOUR_CONTROL_SLOT) if pinned else None
+        with slot if slot is not None else nullcontext():
+            widget(label, key=widget_key, on_change=sync, **kwargs)
     to_link(url_key, to_url(state[key]))
     return state[key]
 
