@@ -35,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ikviz.runner import Cancelled, block_name
-from ikviz.store import BACKGROUND, FOREGROUND, Job, ResultsStore, UnsafeStoreFolder
+from ikviz.store import BACKGROUND, FOREGROUND, Job, ResultsStore
 
 __all__ = ["BACKGROUND", "FOREGROUND", "Job", "ResultsStore", "compute", "get_store", "store_directory"]
 
@@ -98,7 +98,8 @@ def get_store() -> ResultsStore:
                             max_disk_bytes=int(float(os.environ.get("IKVIZ_STORE_DISK_MB", "2048")) * (1 << 20)))
             try:
                 _STORE = ResultsStore(directory=directory, **settings)
-            except (UnsafeStoreFolder, OSError) as exc:  # another user's folder, unwritable: memory only
+            except Exception as exc:  # another user's folder (UnsafeStoreFolder), unwritable, a damaged database
+                # (sqlite3.DatabaseError): results are still shared, in memory
                 import warnings
 
                 warnings.warn(f"results are kept in memory only: {exc}", stacklevel=2)

@@ -321,3 +321,21 @@ def _flatten(value):
             yield from _flatten(v)
     else:
         yield value
+
+
+def test_a_damaged_store_folder_leaves_the_app_on_memory(tmp_path, monkeypatch):
+    import sys as _sys
+
+    _sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "app"))
+    import store as app_store
+
+    directory = tmp_path / "store"
+    (directory / "cache").mkdir(parents=True, mode=0o700)
+    (directory / "cache" / "cache.db").write_bytes(b"not a database" * 100)
+    os.chmod(directory / "cache" / "cache.db", 0o600)
+    monkeypatch.setenv("IKVIZ_STORE_DIR", str(directory))
+    monkeypatch.setattr(app_store, "_STORE", None)
+    with pytest.warns(UserWarning, match="memory only"):
+        s = app_store.get_store()
+    assert s.directory is None and s.memo(twice)(2) == 4
+    monkeypatch.setattr(app_store, "_STORE", None)

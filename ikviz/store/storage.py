@@ -250,13 +250,16 @@ class DiskCache:
         """``(True, value)`` if ``key`` is kept and its signature holds, else ``(False, None)``."""
         try:
             blob = self._cache.get(key, default=None, retry=True)
-        except (UnsafeStoreFolder, OSError, ValueError):
+        except Exception:  # a refused row, a locked or damaged database, a full disk: computed again
             return False, None
         if not isinstance(blob, bytes) or len(blob) < 32:
             return False, None
         mac, body = blob[:32], memoryview(blob)[32:]
         if not hmac.compare_digest(mac, self._mac(body)):
-            self._cache.delete(key, retry=True)  # not written by this store: never unpickled
+            try:
+                self._cache.delete(key, retry=True)  # not written by this store: never unpickled
+            except Exception:
+                pass
             return False, None
         try:
             return True, pickle.loads(body)
@@ -275,7 +278,7 @@ class DiskCache:
         """Keep ``body``, a pickle this process made, signed; False if it cannot be written (disk full)."""
         try:
             self._cache.set(key, self._mac(body) + body, retry=True)
-        except (OSError, ValueError):
+        except Exception:  # a full disk, a locked or damaged database: held in memory only
             return False
         return True
 
