@@ -323,6 +323,9 @@ def test_mask(seed: int, block: int, n: int, fraction: float) -> np.ndarray:
     return np.random.default_rng([int(seed), int(block)]).random(n) < fraction
 
 
+test_mask.__test__ = False  # a helper, not a test: pytest --doctest-modules collects test_* names
+
+
 def _score_block(models, X, y, seed, block, fraction):
     mask = test_mask(seed, block, len(y), fraction)
     if not mask.any():
