@@ -257,7 +257,7 @@ def _randlocal() -> Entry:
                  "for MNIST (max_anchors up to 512 there: 400 sets of 1,024 anchors in 784 dimensions are over the "
                  "2 GiB budget of one dense block)",
                  exp.Params, exp.run, plots.figures, numbers,
-                 quick={"max_rows": 2000, "folds": 2, "kmeans_repeats": 3},
+                 quick={"max_rows": 2000, "folds": 2, "kmeans_repeats": 2, "anchors_grid": (8, 32, 128)},
                  paper={"classification": "ijcnn1", "clustering": "mnist-test", "anchors_grid": (8, 32, 128, 512)})
 
 
