@@ -12,6 +12,7 @@ side by side outside presentation mode. Pages build their figures through
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import plotly_chart
@@ -150,6 +151,17 @@ def view(run, params, **kwargs):
     """
     ui.run_state()["source"] = (run, params)
     return store.compute(run, params, **kwargs)
+
+
+def held_over(run, params, name: str, values) -> dict:
+    """The results of ``run`` the store already holds for ``params`` with field ``name`` set to each of ``values``
+    (nothing is computed): the panels of a small multiple over one setting, as far as viewers went."""
+    held = {}
+    for value in values:
+        found, result = store.get_store().peek(run, dataclasses.replace(params, **{name: value}))
+        if found:
+            held[value] = result
+    return held
 
 
 def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=None) -> None:

@@ -59,9 +59,10 @@ def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
     assert at.query_params["psi"] == "10"
     assert apptest.charts(at)[1].spec != before_ik      # IK recomputed
     assert apptest.charts(at)[0].spec == before_gk
-    # new: the run, IK's affinities, IK's embedding and the new result's three figures (GK's drawn as before);
-    # GK's embedding and the data reused
-    assert computed() - before == 6
+    # new: the run, IK's affinities, IK's embedding and the new result's three figures (GK's drawn as before),
+    # and the small multiple over ψ, two ψ being held now; GK's embedding and the data reused
+    assert computed() - before == 7
+    assert any(c.id.endswith("chart_over_psi") for c in apptest.charts(at))
     at.selectbox(key="_w_data").set_value("w-gaussians-unequal").run()
     assert not at.exception and at.query_params["data"] == "w-gaussians-unequal"
 
@@ -74,15 +75,20 @@ def test_shared_link_restores_the_view_and_ignores_bad_values(fakes):
     assert at.select_slider(key="_w_perplexity").value == 5
     assert at.radio(key="_w_method").value == "iforest"
     assert at.select_slider(key="_w_t").value == 200            # not a number: default
-    assert not at.error and len(apptest.charts(at)) == 2    # no replay unless asked for
+    assert not at.error and len(views_charts(at)) == 2    # no replay unless asked for
 
 
 def test_real_dataset_and_capped_settings_are_explained(fakes):
     at = apptest.open_page(PAGE, data="iris", psi="800", perplexity="800")
-    assert not at.error and len(apptest.charts(at)) == 2
+    assert not at.error and len(views_charts(at)) == 2
     assert len(at.select_slider) == 3                            # no w or n for real data
     infos = " ".join(i.value for i in at.info)
     assert "using ψ = 75" in infos and "perplexity 800" in infos
+
+
+def views_charts(at):
+    """The page's figures of this view (small multiples over values other tests computed left out)."""
+    return [c for c in apptest.charts(at) if "chart_over_" not in c.id]
 
 
 def run_it(at):
@@ -92,18 +98,18 @@ def run_it(at):
 
 def test_search_range_runs_on_request(fakes):
     at = apptest.open_page(PAGE, **SMALL)
-    assert len(apptest.charts(at)) == 2 and len(apptest.tables(at)) == 0
+    assert len(views_charts(at)) == 2 and len(apptest.tables(at)) == 0
     assert any("18 embeddings" in i.value for i in at.info)  # what it costs, said before it runs
     run_it(at)
     assert not at.exception and not at.error
-    assert len(apptest.charts(at)) == 3 and len(apptest.tables(at)) == 1
+    assert len(views_charts(at)) == 3 and len(apptest.tables(at)) == 1
     assert list(apptest.tables(at)[0]["setting"]) == [5, 20]
 
 
 @pytest.mark.slow
 def test_default_view():
     at = apptest.open_page(PAGE)
-    assert not at.error and len(apptest.charts(at)) == 2
+    assert not at.error and len(views_charts(at)) == 2
     assert [m.label for m in at.metric].count("5-NN accuracy") == 2
 
 
@@ -127,7 +133,7 @@ def test_search_range_offers_a_smaller_sample_first_and_the_full_size_one_click_
 
 def test_presentation_mode_shows_the_scores_of_the_figure_shown_only(fakes):
     at = apptest.open_page(PAGE, **SMALL, present="1")
-    assert len(apptest.charts(at)) == 1 and [m.label for m in at.metric].count("5-NN accuracy") == 1
+    assert len(views_charts(at)) == 1 and [m.label for m in at.metric].count("5-NN accuracy") == 1
     at.radio(key="_w_fig").set_value(2).run()
     assert not at.exception and apptest.charts(at)[0].id.endswith("chart_ik")
     assert [m.label for m in at.metric].count("5-NN accuracy") == 1

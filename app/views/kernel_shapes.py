@@ -6,6 +6,7 @@ import figures
 import ui
 from ikviz.experiments import kernel_shapes as exp
 from ikviz.plots import kernel_shapes as plots
+from ikviz.plots import multiples
 
 ui.page_header(
     "Kernel shapes",
@@ -55,3 +56,8 @@ with ui.guarded("the kernel contours"):
             f"Distance at which the mean similarity first drops below 0.5 — {text}. Dashed lines are "
             "L_ψ = ψ^(−distance), the Laplacian that IK approximates on uniform data."
         )
+
+    over = figures.held_over(exp.run, p, "psi", exp.PSI_CHOICES)  # every ψ computed so far, by anyone
+    if len(over) >= 2 and not ui.presenting():
+        figures.figure(figures.built(multiples.kernel_shapes_over_psi, over, "ik_anne"), "chart_over_psi")
+        st.caption(f"The ψ computed so far ({', '.join(map(str, sorted(over)))}), side by side: move ψ to add one.")

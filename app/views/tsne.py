@@ -5,6 +5,8 @@ import streamlit as st
 import figures
 import ui
 from ikviz.experiments import tsne as exp
+from ikviz.params import field_of_name
+from ikviz.plots import multiples
 from ikviz.plots import tsne as plots
 
 ui.page_header(
@@ -48,6 +50,10 @@ with ui.guarded("the t-SNE embeddings"):
 
     if show.replay:
         figures.figure(figures.built(plots.animation_figure, result), "chart_animation")
+    for kernel, name in (("ik", "psi"), ("gk", "perplexity")):  # every value computed so far, by anyone
+        over = figures.held_over(exp.run, p, name, field_of_name(exp.Params, name).choices)
+        if len(over) >= 2 and not ui.presenting():
+            figures.figure(figures.built(multiples.tsne_over, over, kernel), f"chart_over_{name}")
 
 with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
     st.markdown(plots.SEARCH_INTRO)
