@@ -40,11 +40,14 @@ class Chart(NamedTuple):
     clickable: bool
 
 
-def charts(at: AppTest) -> list[Chart]:
-    """The page's Plotly charts, without the hidden one that makes the browser load Plotly early (ui.py)."""
+def charts(at: AppTest, *, multiples: bool = False) -> list[Chart]:
+    """The page's Plotly charts, without the hidden one that makes the browser load Plotly early (ui.py), and
+    without the small multiples over values computed before (they depend on what earlier tests computed in
+    this process) unless ``multiples``."""
     sent = [(c.proto.id, json.loads(c.proto.json or "null")) for c in at.get("bidi_component")
             if c.proto.component_name == "ikviz_plotly_chart"]
-    return [Chart(id_, data["figure"], data["config"], data["clickable"]) for id_, data in sent if data]
+    return [Chart(id_, data["figure"], data["config"], data["clickable"]) for id_, data in sent
+            if data and (multiples or "chart_over_" not in id_)]
 
 
 def _cell(text: str):

@@ -161,7 +161,7 @@ def test_every_figure_has_an_export_menu_with_csv_json_and_code(small_kernel_sha
     charts = apptest.charts(at)
     labels = [b.label for b in at.download_button]
     whole = "The whole result (JSON, as `ikviz reproduce` writes it)"  # kernel_shapes.run is a registered run
-    assert len(charts) == 7 and labels == ["CSV", "JSON", whole] * 7
+    assert len(charts) == 7 and labels == ["CSV", "JSON", whole, ".py script", "Notebook"] * 7
     snippets = [c.value for c in at.code]
     assert len(snippets) == 7 and all("params = Params(" in s and "    psi=32," in s for s in snippets)
     assert "small_run" in snippets[0]  # the function the page really ran (here the small stand-in)
@@ -211,7 +211,7 @@ def test_density_quadrant_intro_only_where_the_quadrants_are_shown():
     assert quadrant_text(at)
     at = apptest.open_page("density", t="100", section="Margin vs ψ")
     assert not quadrant_text(at)
-    assert len(apptest.charts(at)) == 1 and len(at.download_button) == 2
+    assert len(apptest.charts(at)) == 1 and len(at.download_button) == 4  # CSV, JSON, .py script, notebook
 
 
 def test_density_margin_hides_the_t_it_does_not_use():
@@ -231,7 +231,7 @@ def test_clustering_note_on_spectral_results_only_under_spectral_clustering():
     at.radio(key="_w_alg").set_value("kmeans").run()
     assert not at.exception and not at.error
     assert not note(at)
-    assert len(at.download_button) == 2 * len(apptest.charts(at))  # every figure exports
+    assert len(at.download_button) == 4 * len(apptest.charts(at))  # every figure exports, and goes home
 
 
 def test_the_whole_result_is_what_ikviz_reproduce_writes():

@@ -62,7 +62,7 @@ def test_page_shows_both_embeddings_and_a_new_psi_recomputes_only_ik(fakes):
     # new: the run, IK's affinities, IK's embedding and the new result's three figures (GK's drawn as before),
     # and the small multiple over ψ, two ψ being held now; GK's embedding and the data reused
     assert computed() - before == 7
-    assert any(c.id.endswith("chart_over_psi") for c in apptest.charts(at))
+    assert any(c.id.endswith("chart_over_psi") for c in apptest.charts(at, multiples=True))
     at.selectbox(key="_w_data").set_value("w-gaussians-unequal").run()
     assert not at.exception and at.query_params["data"] == "w-gaussians-unequal"
 
