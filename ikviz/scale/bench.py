@@ -98,7 +98,8 @@ def _child_dask(data: str, out: str, psi: int, t: int, method: str, workers) -> 
     with connect(n_workers=workers, dashboard_address=None, quiet=True) as client:
         startup = time.perf_counter() - t0
         cpu0 = _cpu_seconds() + sum(client.run(_cpu_seconds).values())
-        res = features(data, out, psi=psi, t=t, seed=0, method=method, client=client, stream=sys.stderr)
+        res = features(data, out, psi=psi, t=t, seed=0, method=method, client=client, overwrite=True,
+                       stream=sys.stderr)  # out: the benchmark's own earlier output (--keep)
         cpu = _cpu_seconds() + sum(client.run(_cpu_seconds).values()) - cpu0
         worker_peaks = client.run(_peak_rss)
         n_workers = len(worker_peaks)
