@@ -479,7 +479,7 @@ def check_output(out, inputs=(), *, overwrite: bool = False) -> Path:
     >>> check_output(folder, [folder / "data.parquet"])
     Traceback (most recent call last):
     ...
-    ValueError: --out ... holds the input .../data.parquet: writing there would delete it. Pick another folder for the output.
+    ValueError: --out ... holds the input .../data.parquet: writing there would delete it. ...
     """
     out = Path(os.path.abspath(Path(out).expanduser()))
     target = out.resolve()
