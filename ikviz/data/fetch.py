@@ -119,7 +119,14 @@ UNAVAILABLE: dict[str, Unavailable] = {u.name: u for u in (
 
 
 class FetchError(ValueError):
-    """A file could not be fetched or failed its checksum; the message says which file and how to fix it."""
+    """A file could not be fetched or failed its checksum; the message says which file and how to fix it.
+
+    Examples
+    --------
+    >>> from ikviz.data import FetchError
+    >>> issubclass(FetchError, ValueError)
+    True
+    """
 
 
 def cache_dir() -> Path:

@@ -102,6 +102,15 @@ class Job:
     prepared ahead) are not dropped when nobody waits for them. ``profile``,
     when the same block ran before (with any arguments), is that run's
     ``(seconds, [(share of its time, fraction reported), ...])``: see :meth:`remaining`.
+
+    Examples
+    --------
+    >>> from ikviz.store import ResultsStore
+    >>> store = ResultsStore(workers=1)
+    >>> job = store.submit(pow, 2, 10)
+    >>> job.wait(10), job.result()
+    (True, 1024)
+    >>> store.release(job)
     """
 
     def __init__(self, key: str, label: str, priority: int = FOREGROUND, persist: bool = True,
