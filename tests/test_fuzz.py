@@ -691,6 +691,9 @@ NOT_CALLS = {
     "learn.StreamResult": "record returned by the online learners",
     "learn.METHODS": "constant", "data.QUADRANTS": "constant", "data.QUERIES": "constant",
     "data.DATASETS": "constant", "clustering.DecisionGraph": "record returned by decision_graph",
+    "data.fetch": "reads a registered file from the mirror, the cache or the network: its bad names, checksums "
+                  "and truncated downloads are tested in tests/test_fetch.py without the network",
+    "data.FetchError": "the exception fetch raises",
 }
 
 
