@@ -137,20 +137,18 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     ref = (float(p.ref_x), float(p.ref_y))
     common = dict(n=p.n, psi=min(p.psi, p.n), t=p.t, seed=p.seed)
     psis = sharpness_psis(p)
-    total, done = len(KERNELS) + len(IK_KERNELS) + len(psis), 0
     surfaces, partitions, sharp = {}, {}, []
-    for k in KERNELS:
-        progress(done / total, f"{KERNELS[k][0]}: contours")
+    # shares of the time, measured on the default view: contours 0.78 (fitting each kernel), cells 0.02,
+    # sharpness 0.2, so that the time left shown from these reports is near the truth
+    for i, k in enumerate(KERNELS):
+        progress(0.78 * i / len(KERNELS), f"{KERNELS[k][0]}: contours")
         surfaces[k] = memo(kernel_surface)(k, gamma=p.gamma, ref=ref, grid=p.grid, **common)
-        done += 1
-    for k in IK_KERNELS:
-        progress(done / total, f"{KERNELS[k][0]}: cells")
+    for i, k in enumerate(IK_KERNELS):
+        progress(0.78 + 0.02 * i / len(IK_KERNELS), f"{KERNELS[k][0]}: cells")
         partitions[k] = memo(partition_cells)(k, index=min(p.partition, p.t - 1), **common)
-        done += 1
-    for psi in psis:
-        progress(done / total, f"sharpness at ψ = {psi}")
+    for i, psi in enumerate(psis):
+        progress(0.8 + 0.2 * i / len(psis), f"sharpness at ψ = {psi}")
         sharp.append(memo(sharpness)(n=p.n, psi=psi, t=p.t, ref=ref, seed=p.seed))
-        done += 1
     progress(1.0, "done")
     data = memo(surfaces_data)(("uniform", p.n, p.seed))
     return Result(p, data, grid_axis(p.grid), surfaces, partitions, sharp)
