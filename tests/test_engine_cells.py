@@ -1,7 +1,8 @@
 """The fast cell kernels give the cells of the reference kernels, exact ties included (issue 34, issue 31).
 
-* Voronoi cells by float32 BLAS tiles (``_voronoi.nearest_centres_gemm``) against the float64
-  kernel they replace (``_voronoi.nearest_centres``, still used past ``_FLOAT32_MAX_D`` features);
+* Voronoi and iNNE cells by float32 BLAS tiles (``_voronoi.nearest_centres_gemm``) against the
+  float64 kernels they replace (``nearest_centres``, ``covering_balls``, still used past
+  ``_FLOAT32_MAX_D`` features);
 * iForest cells walked as complete heaps (``_itree.route_heaps``) against the pointer walk
   (``_itree.route``);
 * exact ties go to the lowest sample index, as documented;
@@ -28,14 +29,15 @@ def _data():
     }
 
 
+@pytest.mark.parametrize("method", ["anne", "inne"])
 @pytest.mark.parametrize("name", list(_data()))
-def test_float32_tiles_give_the_float64_kernels_cells(name, monkeypatch):
+def test_float32_tiles_give_the_float64_kernels_cells(name, method, monkeypatch):
     X = _data()[name]
     Q = np.vstack([X, X[:300] + np.random.default_rng(1).normal(size=(300, X.shape[1])) * X.std(axis=0)])
-    fast = IsolationKernel(psi=16, t=40, method="anne", random_state=0).fit(X)
+    fast = IsolationKernel(psi=16, t=40, method=method, random_state=0).fit(X)
     assert "_c32" in fast.__dict__
     monkeypatch.setattr(isolation, "_FLOAT32_MAX_D", 0)           # force the float64 kernel
-    slow = IsolationKernel(psi=16, t=40, method="anne", random_state=0).fit(X)
+    slow = IsolationKernel(psi=16, t=40, method=method, random_state=0).fit(X)
     assert "_c32" not in slow.__dict__
     assert np.array_equal(fast.cells(Q), slow.cells(Q))
     assert np.array_equal(fast.transform(Q[:50]).toarray(), slow.transform(Q[:50]).toarray())

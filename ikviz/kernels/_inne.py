@@ -98,3 +98,80 @@ def covering_balls(P, centres, sq_norms, radii, Z, samples, index, shift, scale,
                         best = j
                 out[start + i, k] = -1 if best < 0 else k * stride + best
     return out
+
+
+@njit(cache=True, nogil=True)
+def sq_norms(Z, out):
+    """``out[i] = |Z[i]|^2``, summed in order as :func:`covering_balls` sums it."""
+    for i in range(Z.shape[0]):
+        s = 0.0
+        for l in range(Z.shape[1]):
+            s += Z[i, l] * Z[i, l]
+        out[i] = s
+    return out
+
+
+@njit(cache=True, nogil=True)
+def covering_in_tile(D, k0, k1, tol32, zn, P, C64, N64, R64, Z, samples, index, shift, scale, rel, cmax,
+                     psi, stride, row0, out):
+    """iNNE cells of rows ``row0 .. row0 + B`` in partitionings ``k0 .. k1`` from one float32 tile of products.
+
+    ``D`` as in :func:`._voronoi.nearest_in_tile`; ``zn`` the block's squared
+    norms and ``R64`` (t * psi) the squared radii. A ball is certainly
+    covering when |x|^2 + D <= r^2 - ``tol32[i]``, certainly not when
+    beyond r^2 + ``tol32[i]``; a row with no ball in between gets the
+    smallest certainly covering ball (lowest index on equal radii) from
+    vector passes over the block's rows. Any other row (a ball's boundary
+    within the float32 error) is decided as :func:`covering_balls` decides
+    every row: float64 products summed in a fixed order, then the exact
+    distance.
+    """
+    B = D.shape[1]
+    best_r = np.empty(B)
+    best = np.empty(B, dtype=np.int64)
+    unsure = np.empty(B, dtype=np.int64)
+    dim = P.shape[1]
+    for k in range(k0, k1):
+        base = (k - k0) * psi
+        for i in range(B):
+            best_r[i] = np.inf
+            best[i] = -1
+            unsure[i] = 0
+        for j in range(psi):
+            r = D[base + j]
+            r2 = R64[k * psi + j]
+            for i in range(B):
+                s = np.float64(r[i]) + (zn[i] - r2)
+                tol = tol32[i]
+                inside = s <= -tol
+                unsure[i] += 1 if (s > -tol and s <= tol) else 0
+                if inside and r2 < best_r[i]:
+                    best_r[i] = r2
+                    best[i] = j
+        for i in range(B):
+            if unsure[i] == 0:
+                out[row0 + i, k] = -1 if best[i] < 0 else k * stride + best[i]
+                continue
+            p = P[row0 + i]
+            z = Z[row0 + i]
+            tol = row_tolerance(p, rel, cmax) + rel * zn[i]
+            b = -1
+            b_r = np.inf
+            for j in range(psi):
+                r2 = R64[k * psi + j]
+                if r2 > b_r:
+                    continue
+                c = C64[k * psi + j]
+                g = 0.0
+                for l in range(dim):
+                    g += p[l] * c[l]
+                dist = zn[i] + N64[k * psi + j] - 2.0 * g
+                if dist > r2 + tol:
+                    continue
+                if dist >= r2 - tol and exact_sq_dist(z, samples, index[k, j], shift, scale) > r2:
+                    continue
+                if r2 < b_r:
+                    b_r = r2
+                    b = j
+            out[row0 + i, k] = -1 if b < 0 else k * stride + b
+    return out

@@ -210,7 +210,7 @@ _TILE_ROWS = 256
 
 
 def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
-                         stride, out, workers=1):
+                         stride, out, workers=1, radii=None):
     """Write ``k * stride + argmin_j ||x_i - c_kj||`` into ``out[i, k]`` by float32 BLAS products.
 
     The same cells as :func:`nearest_centres` (see :func:`nearest_in_tile`
@@ -220,8 +220,11 @@ def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel,
     n, t and psi. ``C32`` (t * psi, dim + 1) holds [-2 c, |c|^2] in float32;
     rows are split into ``workers`` contiguous ranges run in threads (BLAS
     and the numba pass both release the GIL; BLAS must be limited to one
-    thread by the caller).
+    thread by the caller). With ``radii`` (t * psi squared radii) the cells
+    are iNNE's instead (:func:`._inne.covering_in_tile`).
     """
+    from ._inne import covering_in_tile, sq_norms
+
     n, dim = P.shape
     cmax = float(cmax)
     per_group = max(1, min(t, _TILE_FLOATS // (psi * _TILE_ROWS)))
@@ -235,6 +238,9 @@ def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel,
         pn = np.sqrt(np.einsum("ij,ij->i", P[start:stop], P[start:stop]))
         # float32 products err by at most rel32 / 2 * (|c|^2 + 2 |x| |c|); the tile compares within twice that
         tol32 = (rel32 * (cmax * cmax + 2.0 * pn * cmax) * (1.0 + 1e-6)).astype(np.float32)
+        if radii is not None:
+            zn = sq_norms(Z[start:stop], np.empty(stop - start))
+            tol64 = tol32.astype(np.float64) + rel * zn
         buf = np.empty(per_group * psi * _TILE_ROWS, dtype=np.float32)
         for b in range(start, stop, _TILE_ROWS):
             rows = min(_TILE_ROWS, stop - b)
@@ -243,6 +249,11 @@ def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel,
                 k1 = min(t, k0 + per_group)
                 D = buf[:(k1 - k0) * psi * rows].reshape((k1 - k0) * psi, rows)
                 np.matmul(C32[k0 * psi:k1 * psi], cols, out=D)
+                if radii is not None:
+                    here = slice(b - start, b - start + rows)
+                    covering_in_tile(D, k0, k1, tol64[here], zn[here], P, C64, N64, radii, Z, samples, index,
+                                     shift, scale, rel, cmax, psi, stride, b, out)
+                    continue
                 nearest_in_tile(D, k0, k1, tol32[b - start:b - start + rows], P, C64, N64, Z, samples, index,
                                 shift, scale, rel, cmax, psi, stride, b, out)
 

@@ -270,7 +270,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         check_dense_size(t * psi, width, None, f"The {t} x {psi} sampled points", "Use a smaller t or psi.")
         samples = check_matrix(take_rows(X, rows), "X") if is_dask_array(X) else X[rows]
         for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
-                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_rel32", "_heap", "_feature", "_threshold", "_left", "_leaf"]:
+                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_r64", "_rel32", "_heap", "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
         self._samples, self._index = samples, index.reshape(t, psi)
         self.psi_, self.t_, self.method_, self.n_features_in_ = psi, t, self.method, d
@@ -296,20 +296,23 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             Z = self._span.coords
         # bound on the relative rounding error of one dot product (with the projection), with margin
         self._rel = 4.0 * (d + 4) * np.finfo(float).eps
-        if self.method == "anne" and d <= _FLOAT32_MAX_D:
+        if d <= _FLOAT32_MAX_D:
             rows = self._index.ravel()
             self._c64 = np.ascontiguousarray(Z[rows])
             self._n64 = np.einsum("ij,ij->i", Z, Z)[rows]
             self._c32 = np.hstack([-2.0 * self._c64, self._n64[:, None]]).astype(np.float32)
             self._cmax = math.sqrt(self._n64.max())
             self._rel32 = 4.0 * (d + 4) * float(np.finfo(np.float32).eps) + self._rel
-            return
-        self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
-        self._cmax = math.sqrt(self._sq_norms.max())
+        else:
+            self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
+            self._cmax = math.sqrt(self._sq_norms.max())
         if self.method == "inne":
             radii = np.empty((self.t_, self.psi_))
             sample_radii(Z, self._samples, self._index, self._shift, self._scale, self._rel, self._cmax, radii)
-            self._radii = pack_values(radii, self._sq_norms)
+            if "_c32" in self.__dict__:
+                self._r64 = radii.ravel()
+            else:
+                self._radii = pack_values(radii, self._sq_norms)
             self.radii_ = np.sqrt(radii) / self._scale
 
     def _fit_trees(self, rng: np.random.Generator) -> None:
@@ -384,7 +387,8 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             if "_c32" in self.__dict__:
                 nearest_centres_gemm(P, self._c32, self._c64, self._n64, Z, self._samples, self._index,
                                      self._shift, self._scale, self._rel, self._rel32, self._cmax, self.psi_,
-                                     self.t_, stride, out, workers=numba.get_num_threads())
+                                     self.t_, stride, out, workers=numba.get_num_threads(),
+                                     radii=self._r64 if self.method_ == "inne" else None)
             elif self.method_ == "anne":
                 nearest_centres(P, self._centres, self._sq_norms, Z, *args)
             else:
