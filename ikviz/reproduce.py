@@ -261,31 +261,6 @@ def _randlocal() -> Entry:
                  paper={"classification": "ijcnn1", "clustering": "mnist-test", "anchors_grid": (8, 32, 128, 512)})
 
 
-def _ting2018_svm() -> Entry:
-    from .experiments import paper_ting2018_svm as exp
-    from .plots import paper_ting2018_svm as plots
-
-    return Entry("ting2018-svm", "ting2018 Table 3, Fig. 6",
-                 "SVM accuracy of RBF, Laplacian (L_ψ) and IK (iForest, t = 100) under Table 4's CV ranges on "
-                 "every Table 3 dataset ikviz has (16 of 23; IJCNN fetched), five 80/20 runs; IK's wins, draws "
-                 "and losses against RBF and Laplacian beside the paper's on the same rows; Friedman test and "
-                 "Nemenyi critical difference (Fig. 6, scipy.stats). GMMML and SimpleMKL: the paper's numbers",
-                 exp.Params, exp.run, plots.figures, exp.numbers,
-                 quick={"datasets": ("Heart", "Breast", "Ionosphere", "Vote"), "runs": 1})
-
-
-def _ting2021_table2() -> Entry:
-    from .experiments import paper_ting2021_table2 as exp
-    from .plots import paper_ting2021_table2 as plots
-
-    return Entry("ting2021-table2", "ting2021 Table 2 (all rows here)",
-                 "exact 5-NN search, brute force vs ball tree (distance, IK sparse and dense, LK) and precision@5 "
-                 "on Table 2's rows ikviz has: Gaussians, w-Gaussians, Mnist (test set, fetched), A9a, Ijcnn1 "
-                 "(fetched), 10,000 points each (Url, News20, Rcv1, Real-sim, Cifar-10: not obtainable here)",
-                 exp.Params, exp.run, plots.figures, exp.numbers,
-                 quick={"rows": ("Mnist", "A9a", "Ijcnn1"), "n_max": 500})
-
-
 def _wang2017_sensitivity() -> Entry:
     from .experiments import paper_wang2017 as exp
     from .plots import paper_wang2017 as plots
@@ -309,18 +284,6 @@ def _wang2017_outliers() -> Entry:
                  quick={"repeats": 2, "max_rows": 2000})
 
 
-def _ting2018_density() -> Entry:
-    from .experiments import paper_ting2018_density as exp
-    from .plots import paper_ting2018_density as plots
-
-    return Entry("ting2018-density", "ting2018 Table 2",
-                 "densities (Gaussian product KDE, footnote 2's bandwidth) and density ratios of the test points "
-                 "SVM misclassifies with L_psi only, both, IK only (CV-tuned as Table 3, one 80/20 split) on Wilt, "
-                 "German, Spam and Qsar; with and without a point's own kernel term (the paper does not say)",
-                 exp.Params, exp.run, plots.figures, exp.numbers,
-                 quick={"datasets": ("German", "Qsar")})
-
-
 # name -> factory; factories import lazily so `ikviz --help` stays fast
 _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "density-adaptivity": _density_adaptivity,
@@ -334,16 +297,16 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "hubness": _hubness,
                                               "indexing": _indexing,
                                               "randlocal": _randlocal,
-                                              "ting2018-svm": _ting2018_svm,
-                                              "ting2021-table2": _ting2021_table2,
                                               "wang2017-sensitivity": _wang2017_sensitivity,
-                                              "wang2017-outliers": _wang2017_outliers,
-                                              "ting2018-density": _ting2018_density}
+                                              "wang2017-outliers": _wang2017_outliers}
 
 
 # name -> module: a reproduction that says everything about itself in ikviz/experiments/<module>.py
-# (Params, run, numbers, SOURCE, DESCRIPTION, QUICK and optionally PAPER) and ikviz/plots/<module>.py (figures)
-_MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth"}
+# (Params, run, numbers, SOURCE, DESCRIPTION, QUICK and optionally PAPER_SIZE) and ikviz/plots/<module>.py (figures)
+_MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth",
+                            "ting2018-svm": "paper_ting2018_svm",
+                            "ting2018-density": "paper_ting2018_density",
+                            "ting2021-table2": "paper_ting2021_table2"}
 
 
 def _declared(name: str) -> Entry:

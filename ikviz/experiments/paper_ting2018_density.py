@@ -38,6 +38,14 @@ PAPER = {"Wilt": {"Laplacian": (37, .5596, .1947, 7.2), "Both kernels": (15, .49
                   "Isolation": (6, .1579, .0340, 4.5)}}
 
 
+#: what ``ikviz reproduce ting2018-density`` says it reproduces (see :mod:`ikviz.reproduce`), and its quick size
+SOURCE = "ting2018 Table 2"
+DESCRIPTION = ("densities (Gaussian product KDE, footnote 2's bandwidth) and density ratios of the test points "
+               "SVM misclassifies with L_psi only, both, IK only (CV-tuned as Table 3, one 80/20 split) on Wilt, "
+               "German, Spam and Qsar; with and without a point's own kernel term (the paper does not say)")
+QUICK = {"datasets": ("German", "Qsar")}
+
+
 @dataclass(frozen=True)
 class Params:
     """Which of Table 2's datasets, the split's seed and IK's trees (the paper: all four, one split, t = 100)."""

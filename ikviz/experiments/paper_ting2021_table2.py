@@ -27,6 +27,14 @@ PAPER_PRECISION = {"Gaussians": (1.00, 1.00), "w-Gaussians": (.90, 1.00), "Mnist
 MISSING = ("Url", "News20", "Rcv1", "Real-sim", "Cifar-10")
 
 
+#: what ``ikviz reproduce ting2021-table2`` says it reproduces (see :mod:`ikviz.reproduce`), and its quick size
+SOURCE = "ting2021 Table 2 (all rows here)"
+DESCRIPTION = ("exact 5-NN search, brute force vs ball tree (distance, IK sparse and dense, LK) and precision@5 "
+               "on Table 2's rows ikviz has: Gaussians, w-Gaussians, Mnist (test set, fetched), A9a, Ijcnn1 "
+               "(fetched), 10,000 points each (Url, News20, Rcv1, Real-sim, Cifar-10: not obtainable here)")
+QUICK = {"rows": ("Mnist", "A9a", "Ijcnn1"), "n_max": 500}
+
+
 @dataclass(frozen=True)
 class Params:
     """The rows and the size of each (the paper: 10,000 points; 2,000 for the two synthetic sets)."""
