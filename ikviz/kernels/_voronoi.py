@@ -9,6 +9,12 @@ are ranked again by their exact squared distance, summed in a fixed order. The
 answer therefore depends only on the row and the centres, never on the block
 the row was computed in: one row alone, in a batch or in a Dask chunk gets the
 same cell. Exact ties go to the lowest centre index.
+
+Up to ``isolation._FLOAT32_MAX_D`` features the products are float32 BLAS
+tiles (:func:`nearest_centres_gemm`, issue 34): the float32 error bound is
+wider, so near-ties are a little more frequent (still well under 1% of
+rows), and they are then decided exactly as below, in float64 and on exact
+distances; the cells are the same.
 """
 
 import numpy as np
