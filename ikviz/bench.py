@@ -138,7 +138,7 @@ if __name__ == "__main__":  # child process entry: impl method n d t psi seed
 
 # ------------------------------------------------------------------ the floor
 def sgemm_peak(size: int = 2048, repeats: int = 5) -> float:
-    """The machine's float32 matrix-product rate in GFLOP/s: best of ``repeats`` NumPy products of two size x size matrices.
+    """The machine's float32 matrix-product rate in GFLOP/s: best of ``repeats`` products of two size x size matrices.
 
     NumPy's BLAS uses every core it is allowed, as the cells do.
 

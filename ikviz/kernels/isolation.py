@@ -270,7 +270,8 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         check_dense_size(t * psi, width, None, f"The {t} x {psi} sampled points", "Use a smaller t or psi.")
         samples = check_matrix(take_rows(X, rows), "X") if is_dask_array(X) else X[rows]
         for stale in [*_FITTED, "_samples", "_index", "_centres", "_sq_norms", "_span", "_shift",
-                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_r64", "_rel32", "_heap", "_feature", "_threshold", "_left", "_leaf"]:
+                      "_scale", "_radii", "_rel", "_cmax", "_c32", "_c64", "_n64", "_r64", "_rel32", "_heap",
+                      "_feature", "_threshold", "_left", "_leaf"]:
             self.__dict__.pop(stale, None)
         self._samples, self._index = samples, index.reshape(t, psi)
         self.psi_, self.t_, self.method_, self.n_features_in_ = psi, t, self.method, d
