@@ -1,6 +1,6 @@
 """The fast cell kernels give the cells of the reference kernels, exact ties included (issue 34, issue 31).
 
-* Voronoi and iNNE cells by float32 BLAS tiles (``_voronoi.nearest_centres_gemm``) against the
+* Voronoi and iNNE cells by float32 BLAS tiles (``_gemm.nearest_centres_gemm``) against the
   float64 kernels they replace (``nearest_centres``, ``covering_balls``, still used past
   ``_FLOAT32_MAX_D`` features);
 * iForest cells walked as complete heaps (``_itree.route_heaps``) against the pointer walk
@@ -118,3 +118,23 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+@pytest.mark.parametrize("method", ["anne", "inne"])
+def test_rows_beyond_float32s_range_get_the_float64_kernels_cells(method):
+    """Rows far out of the sample's scale would overflow the float32 tiles: they take the exact kernels."""
+    import warnings
+
+    from ikviz import IsolationKernel
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 4))
+    far = np.vstack([X[:20] * 1e35, X[:20] * -1e200])
+    ik = IsolationKernel(method=method, psi=8, t=20, random_state=0).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow in a cast
+        cells = ik.cells(far)
+    exact = IsolationKernel(method=method, psi=8, t=20, random_state=0).fit(X)
+    for name in ("_c32", "_c64", "_n64", "_r64"):
+        exact.__dict__.pop(name, None)  # the float64 kernels only
+    np.testing.assert_array_equal(cells, exact.cells(far))

@@ -36,10 +36,13 @@ from .._dask import is_dask_array
 from .cell_index import CellIndex
 from ._inne import covering_balls, sample_radii
 from ._itree import build_forest, heap_height, route, route_heaps, to_heaps
-from ._voronoi import nearest_centres, nearest_centres_gemm, pack_centres, pack_values
+from ._gemm import nearest_centres_gemm
+from ._voronoi import nearest_centres, pack_centres, pack_values
 
 METHODS = ("anne", "iforest", "inne")
 _ROW_BLOCK = 1024  # rows per (rows x partitioning) tile; a tile's working set stays in cache
+#: largest |coordinate| the float32 tiles take: products stay far from float32's overflow (3.4e38)
+_FLOAT32_SAFE = 1e30
 _GROUP_WIDTH = 256  # centres handled per matrix product (partitionings packed side by side)
 # Voronoi cells by float32 products up to this many features: the float32 error bound grows with d, and past
 # it near-ties (decided in float64) would become common
@@ -297,23 +300,21 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             Z = self._span.coords
         # bound on the relative rounding error of one dot product (with the projection), with margin
         self._rel = 4.0 * (d + 4) * np.finfo(float).eps
+        # the float64 kernels' packed centres: the path for many features, and for rows beyond float32's range
+        self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
+        self._cmax = math.sqrt(self._sq_norms.max())
         if d <= _FLOAT32_MAX_D:
             rows = self._index.ravel()
             self._c64 = np.ascontiguousarray(Z[rows])
             self._n64 = np.einsum("ij,ij->i", Z, Z)[rows]
             self._c32 = np.hstack([-2.0 * self._c64, self._n64[:, None]]).astype(np.float32)
-            self._cmax = math.sqrt(self._n64.max())
             self._rel32 = 4.0 * (d + 4) * float(np.finfo(np.float32).eps) + self._rel
-        else:
-            self._centres, self._sq_norms = pack_centres(Z, self._index, _GROUP_WIDTH)
-            self._cmax = math.sqrt(self._sq_norms.max())
         if self.method == "inne":
             radii = np.empty((self.t_, self.psi_))
             sample_radii(Z, self._samples, self._index, self._shift, self._scale, self._rel, self._cmax, radii)
             if "_c32" in self.__dict__:
                 self._r64 = radii.ravel()
-            else:
-                self._radii = pack_values(radii, self._sq_norms)
+            self._radii = pack_values(radii, self._sq_norms)
             self.radii_ = np.sqrt(radii) / self._scale
 
     def _fit_trees(self, rng: np.random.Generator) -> None:
@@ -385,7 +386,8 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 self.psi_, self.t_, stride, _ROW_BLOCK, out)
         # BLAS must not start threads of its own inside numba's parallel tiles
         with _blas().limit(limits=1, user_api="blas"):
-            if "_c32" in self.__dict__:
+            # rows beyond float32's range (far out of the sample's scale) keep the float64 kernels: same cells
+            if "_c32" in self.__dict__ and (P.size == 0 or np.abs(P).max() < _FLOAT32_SAFE):
                 nearest_centres_gemm(P, self._c32, self._c64, self._n64, Z, self._samples, self._index,
                                      self._shift, self._scale, self._rel, self._rel32, self._cmax, self.psi_,
                                      self.t_, stride, out, workers=numba.get_num_threads(),
