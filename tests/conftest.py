@@ -1,4 +1,5 @@
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -7,6 +8,10 @@ from ikviz import IsolationKernel
 
 # the app's results store keeps results in memory only during tests (no stale results from disk)
 os.environ["IKVIZ_STORE_DIR"] = ""
+# the papers' fetched data sets come from the offline mirror beside this checkout, where there is one (as in CI)
+_MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+if "IKVIZ_DATA_MIRROR" not in os.environ and _MIRROR.is_dir():
+    os.environ["IKVIZ_DATA_MIRROR"] = str(_MIRROR)
 
 # the IK variants every property test runs on
 VARIANTS = {
