@@ -199,9 +199,9 @@ def _encode(labels: np.ndarray) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=1)  # the last paper-size set read (up to 63 MB, MNIST), not a store of results
 def _load_paper_size(name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A paper-size set, read once per process (the caller gets copies)."""
+    """A paper-size set, read once while the same one is asked for again (the caller gets copies)."""
     from .fetch import fetch, read_idx, read_libsvm
 
     info = DATASETS[name]
