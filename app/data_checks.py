@@ -13,6 +13,7 @@ import ui
 from ikviz.experiments import your_data as exp
 from ikviz.html import literal_markdown as literal
 from ikviz.plots import your_data as plots
+from ikviz.runner import Cancelled
 from ikviz.scale.cluster import scheduler_address
 
 
@@ -35,10 +36,10 @@ def overview(data, file_notes: list[str]) -> None:
         st.caption(literal(summary["classes"]))
 
 
-def _compute_check(name: str, params: exp.CheckParams, rows: int):
-    """Run check ``name`` (through the store) and remember it, with its time, for this session."""
+def _compute_check(name: str, params: exp.CheckParams, rows: int, ask=None):
+    """Run check ``name`` (through the store, asking first with ``ask``) and remember it, with its time."""
     start = time.perf_counter()
-    res = store.compute(exp.check_run(name), params, persist=_persist(params))
+    res = store.compute(exp.check_run(name), params, persist=_persist(params), ask=ask)
     st.session_state.setdefault("yd_runs", {})[name] = {"params": params, "rows": rows,
                                                        "seconds": time.perf_counter() - start}
     return res
@@ -84,21 +85,28 @@ def section(number: int, name: str, params: exp.CheckParams, rows: int, task, da
                 runs[name] = {"params": params, "rows": rows, "seconds": None}
             show(name, res, params, data)
             return params, res
-        if step == "button":
-            asked = st.button(check.button, key=f"btn_{name}", help=check.help)
+        # asked through the store (the one way to ask before a heavy run): a first run waits for its button, a
+        # run with new settings that would take a while for a re-run button under the last result, labelled stale
+        if step == "auto":
+            ask = None
+        elif step == "button":
+            ask = store.Ask(None, check.button, key=f"btn_{name}", help=check.help)
         else:
-            asked = step == "auto" or st.button(f"Re-run with the new settings (about {estimate:,.0f} s)",
-                                                key=f"rerun_{name}", type="primary", help=check.help)
-        if asked:
-            res = _compute_check(name, params, rows)
-            show(name, res, params, data)
-            return params, res
-        if step == "ask":
+            ask = store.Ask(None, f"Re-run with the new settings (about {estimate:,.0f} s)", key=f"rerun_{name}",
+                            help=check.help, primary=True)
+        try:
+            res = _compute_check(name, params, rows, ask)
+        except Cancelled:
+            if step != "ask":
+                raise
             old_found, old = held.peek(run, last["params"])
             st.warning(plots.stale_text(last["params"], params, old_found))
             if old_found:
                 show(name, old, last["params"], data)
                 return last["params"], old
+            raise
+        show(name, res, params, data)
+        return params, res
     return None
 
 
@@ -146,11 +154,8 @@ def big_source(params: exp.CheckParams) -> exp.Source | None:
                           key="big_label", help="The class of each row: IK + OGD and FOGD learn to predict it.")
     big = exp.BigFileParams(path=path, label=None if choice == "(none)" else choice, psi=params.psi,
                             t=min(params.t, 200), sample_rows=params.max_rows, seed=params.seed)
-    if st.button("Read the file and learn over every row", key="btn_big", type="primary"):
-        st.session_state["big_run"] = big
-    if st.session_state.get("big_run") != big:
-        return None
-    res = store.compute(exp.big_file_check, big)
+    res = store.compute(exp.big_file_check, big, ask=store.Ask(None, "Read the file and learn over every row",
+                                                                key="btn_big", primary=True))
     texts = plots.big_file_texts(res, scheduler_address())
     st.caption(literal(texts["read"]))
     if res.learn is not None:

@@ -32,12 +32,25 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ikviz.runner import Cancelled, block_name
 from ikviz.store import BACKGROUND, FOREGROUND, Job, ResultsStore
 
-__all__ = ["BACKGROUND", "FOREGROUND", "Job", "ResultsStore", "compute", "get_store", "store_directory"]
+__all__ = ["Ask", "BACKGROUND", "FOREGROUND", "Job", "ResultsStore", "compute", "get_store", "store_directory"]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """How :func:`compute` asks before a heavy run: a sentence on what it costs (or None), the button's label,
+    key and help, and whether it is the page's primary action. ``ask="..."`` is ``Ask("...")``."""
+
+    text: str | None
+    label: str = "Run it"
+    key: str | None = None
+    help: str | None = None
+    primary: bool = False
 
 _STORE: ResultsStore | None = None
 _STORE_LOCK = threading.Lock()
@@ -116,7 +129,8 @@ _ASKED_KEY = "_ikviz_asked"  # session state: the keys of heavy computations thi
 _SHOWN_KEY = "_ikviz_shown"  # session state: the blocks this session has been shown a result of
 
 
-def compute(fn: Callable, *args, inline: bool = False, ask: str | None = None, persist: bool = True, **kwargs):
+def compute(fn: Callable, *args, inline: bool = False, ask: str | Ask | None = None, persist: bool = True,
+            **kwargs):
     """``fn(*args, **kwargs)`` through the shared store, showing queue place and progress meanwhile.
 
     ``fn`` receives the store's ``memo`` and a ``progress`` callback if its
@@ -126,8 +140,9 @@ def compute(fn: Callable, *args, inline: bool = False, ask: str | None = None, p
     it: the note and a button to run it after all are drawn here). ``inline=True`` is for quick steps (a
     figure of a finished result, a file's header): they run in the page's own
     thread, still computed once and shared, instead of queueing behind other
-    sessions' heavy computations. ``ask`` (a sentence on what it costs) makes
-    a computation that is not held yet wait for a click on **Run it**.
+    sessions' heavy computations. ``ask`` (a sentence on what it costs, or an
+    :class:`Ask`) makes a computation that is not held yet wait for a click on
+    **Run it**: the one way a page asks before a heavy run.
     ``persist=False`` keeps the result, and every block computed for it, in
     memory only: for uploaded data, which must not reach the disk.
 
@@ -149,8 +164,11 @@ def compute(fn: Callable, *args, inline: bool = False, ask: str | None = None, p
         raise Cancelled(block_name(fn))
     asked = st.session_state.setdefault(_ASKED_KEY, set())
     if ask and key not in asked and not store.peek(fn, *args, **kwargs)[0]:  # heavy: on request only
-        st.info(ask)
-        st.button("Run it", key=f"_run_{key}", on_click=asked.add, args=(key,), icon=":material/play_arrow:")
+        ask = Ask(ask) if isinstance(ask, str) else ask
+        if ask.text:
+            st.info(ask.text)
+        st.button(ask.label, key=ask.key or f"_run_{key}", on_click=asked.add, args=(key,), help=ask.help,
+                  type="primary" if ask.primary else "secondary", icon=":material/play_arrow:")
         raise Cancelled(block_name(fn))
     box = st.empty()  # the progress bar's place, in every run: what follows keeps its place (see above)
     job = store.submit_call(fn, args, kwargs, persist=persist)
