@@ -33,7 +33,7 @@ from typing import Callable
 import numpy as np
 
 from .runner import Memo, Progress, resolve, within
-from .verdicts import (TOLERANCE, VERDICTS, Judgement, all_parts, check_verdict, direction, faster, lower,
+from .verdicts import (TOLERANCE, VERDICTS, Judgement, all_parts, check_verdict, direction, faster,
                        paper_settings, readings, unavailable)
 
 __all__ = ["CLAIMS", "VERDICTS", "Claim", "Finding", "Row", "Params", "Result", "check_reproduction", "claims",
@@ -343,7 +343,7 @@ def _table2(n):
 def _table2_rows(n):
     """"faster ... in all datasets, without exception": every row's ball tree faster, under each way to index IK."""
     rows = _get(n, "rows")
-    verdicts, parts = {}, []
+    verdicts = {}
     for key, label in (("ik_sparse", "sparse map (scikit-learn falls back to brute force)"),
                        ("ik_dense", "dense map (a real ball tree)")):
         judged = all_parts({row: faster(float(r["tree_over_brute"][key]), 1.0, r["paper"]["ik_tree_over_brute"])

@@ -20,7 +20,6 @@ import os
 import pickle
 import secrets
 import stat
-import threading
 from pathlib import Path
 
 import numpy as np
