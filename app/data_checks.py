@@ -55,7 +55,7 @@ def show(name: str, res, params: exp.CheckParams | None = None, data=None) -> No
             colour, colour_name = data.values[pick], pick
     parts = plots.check_parts(name, res, colour=colour, colour_name=colour_name)
     # an uploaded file lives only in this session: a snippet could not load it elsewhere
-    source = (exp.check_run(name), params) if params is not None and params.source.kind == "bundled" else None
+    source = (exp.check_run(name), params) if params is not None and params.source.kind == "bundled" else False
     for i, fig in enumerate(parts["figures"]):
         figures.figure(fig, f"fig_{name}_{i}", source=source)
     for table in parts["tables"]:
@@ -154,15 +154,15 @@ def big_source(params: exp.CheckParams) -> exp.Source | None:
                           key="big_label", help="The class of each row: IK + OGD and FOGD learn to predict it.")
     big = exp.BigFileParams(path=path, label=None if choice == "(none)" else choice, psi=params.psi,
                             t=min(params.t, 200), sample_rows=params.max_rows, seed=params.seed)
-    res = store.compute(exp.big_file_check, big, ask=store.Ask(None, "Read the file and learn over every row",
-                                                                key="btn_big", primary=True))
+    res = figures.view(exp.big_file_check, big, ask=store.Ask(None, "Read the file and learn over every row",
+                                                               key="btn_big", primary=True))
     texts = plots.big_file_texts(res, scheduler_address())
     st.caption(literal(texts["read"]))
     if res.learn is not None:
-        figures.figure(figures.built(plots.learn_figure, res.learn), "big_learn", source=(exp.big_file_check, big))
+        figures.figure(figures.built(plots.learn_figure, res.learn), "big_learn")
         st.dataframe(plots.learn_table(res.learn), hide_index=True)
         st.caption(texts["learn"])
-    figures.figure(figures.built(plots.cell_figure, res), "big_cells", source=(exp.big_file_check, big))
+    figures.figure(figures.built(plots.cell_figure, res), "big_cells")
     if texts["purity"]:
         st.markdown(texts["purity"])
     st.caption(f"Plots show {min(params.max_rows, res.n_rows):,} of {res.n_rows:,} rows.")

@@ -170,7 +170,8 @@ def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=N
     The menu offers the numbers the figure draws as CSV and JSON (built only
     when a button is clicked, see :mod:`ikviz.export`) and a Python snippet
     that recomputes the result outside the app: that of the page's last
-    :func:`view` unless ``source=(run, params)`` says otherwise.
+    :func:`view` unless ``source=(run, params)`` says otherwise (``source=False``: none, e.g. for uploaded
+    data, which a snippet could not load elsewhere).
     In presentation mode the page shows one figure at a time, enlarged for
     projectors, with no menu; a pager above it picks the figure
     (``?fig=N`` in the link, see :func:`finish_page`).
@@ -178,7 +179,7 @@ def figure(fig, key: str, *, source=None, config: dict | None = None, on_click=N
     ``config`` adds to Plotly's configuration; ``on_click`` is
     :func:`plotly_chart.draw`'s.
     """
-    source = source or ui.run_state().get("source")
+    source = ui.run_state().get("source") if source is None else (source or None)  # False: no snippet
     config = {"displaylogo": False, "toImageButtonOptions": {"filename": _file_stem(key), "scale": 2},
               **(config or {})}
     slides = _slides()
