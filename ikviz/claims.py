@@ -28,79 +28,18 @@ from __future__ import annotations
 import string
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from .runner import Memo, Progress, resolve, within
-from .verdicts import (TOLERANCE, VERDICTS, Judgement, all_parts, check_verdict, direction, faster,
-                       paper_settings, readings, unavailable)
+from .verdicts import (TOLERANCE, VERDICTS, Claim, Finding, all_parts, direction, faster, fmt,
+                       number, paper_settings, readings, unavailable)
 
 __all__ = ["CLAIMS", "VERDICTS", "Claim", "Finding", "Row", "Params", "Result", "check_reproduction", "claims",
            "reproduce_all", "reproductions", "rows_for", "run", "summary", "unavailable_rows", "write"]
 
 #: AMI of one clustering moves by a few hundredths between seeds: smaller gaps are not an effect
 AMI_TOLERANCE = 0.05
-
-
-@dataclass(frozen=True)
-class Finding:
-    """What ikviz found for one claim: its number (text and headline value), the verdict and why.
-
-    ``note`` says which part fails, or what each reading of an unspecified
-    detail gives; ``shown`` holds results under settings the paper did not
-    use, labelled, never counted.
-
-    Examples
-    --------
-    >>> Finding("GK 0.48, IK 1.00", direction(0.52, 0.38), 1.0).verdict
-    'holds'
-    """
-
-    ikviz: str
-    verdict: str
-    value: float | None = None
-    note: str = ""
-    shown: str = ""
-
-    def __post_init__(self):
-        check_verdict(self.verdict)
-
-    @classmethod
-    def judged(cls, ikviz: str, judgement: Judgement, value: float | None = None, shown: str = "") -> "Finding":
-        """A finding from a :class:`ikviz.verdicts.Judgement` (its verdict and note)."""
-        return cls(ikviz, judgement.verdict, value, judgement.note, shown)
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of a paper and how ikviz tests it.
-
-    ``data`` and ``settings`` say what the row ran: ``data`` is formatted with
-    the reproduction's params (``{max_rows}``...), ``settings`` names the
-    params stated beside it. A claim on data not obtainable here has no
-    reproduction and names the missing set in ``unavailable``.
-
-    Examples
-    --------
-    >>> from ikviz.claims import CLAIMS
-    >>> claim = next(c for c in CLAIMS if c.key == "ting2021-table4")
-    >>> claim.paper, claim.reproduction, claim.paper_number
-    ('ting2021', 'svm-wgaussians', 'LK .49, IK 1.00, GK .62')
-    """
-
-    key: str
-    paper: str              # ting2018, ting2021, lu2016, wang2017
-    where: str              # table / figure and cell
-    statement: str          # the paper's words
-    paper_number: str       # the paper's number(s) as printed
-    reproduction: str       # the ikviz.reproduce entry that tests it ("" for data not available here)
-    check: Callable[[dict], Finding] | None
-    condition: str          # the one condition that explains a difference
-    page: str               # app page and settings that show it (a relative link)
-    data: str = ""          # the data and its size, formatted with the reproduction's params
-    settings: tuple[str, ...] = ()   # the params stated in the row
-    unavailable: str = ""   # a key of ikviz.data.fetch.UNAVAILABLE: the data is not obtainable here
 
 
 @dataclass(frozen=True)
@@ -142,20 +81,6 @@ class Row:
         return "quick" if self.quick else "full"
 
 
-def _f(x, digits: int = 2) -> str:
-    return "n/a" if x is None or not np.isfinite(x) else f"{x:.{digits}f}"
-
-
-def _get(numbers: dict, *path):
-    """``numbers[path[0]][path[1]]...`` with JSON's string keys; a clear error naming the missing key."""
-    node = numbers
-    for key in path:
-        if not isinstance(node, dict) or str(key) not in node:
-            raise KeyError(f"{numbers.get('experiment', 'the reproduction')} has no {'/'.join(map(str, path))}")
-        node = node[str(key)]
-    return node
-
-
 class _Blank(dict):
     def __missing__(self, key):
         return "?"
@@ -173,17 +98,17 @@ def _describe(claim: Claim, params: dict) -> tuple[str, str]:
 
 # ------------------------------------------------------------------ ting2018
 def _fig2(n):
-    lap = np.asarray(_get(n, "rmse_laplacian", "ik_iforest"), dtype=float)
-    rbf = np.asarray(_get(n, "rmse_rbf", "ik_iforest"), dtype=float)
+    lap = np.asarray(number(n, "rmse_laplacian", "ik_iforest"), dtype=float)
+    rbf = np.asarray(number(n, "rmse_rbf", "ik_iforest"), dtype=float)
     closer = float(np.mean(lap <= rbf))
     small = float(lap.max()) <= 0.1
     verdict = "holds" if small and closer == 1 else "holds, smaller" if closer >= 0.5 else "does not reproduce"
-    return Finding(f"RMSE(IK, L_ψ) {_f(lap.min(), 3)}–{_f(lap.max(), 3)}; closer to L_ψ than to the best RBF "
+    return Finding(f"RMSE(IK, L_ψ) {fmt(lap.min(), 3)}–{fmt(lap.max(), 3)}; closer to L_ψ than to the best RBF "
                    f"in {closer:.0%} of (d, ψ) cells", verdict, float(lap.max()))
 
 
 def _fig3(n):
-    widths = {int(k): v for k, v in _get(n, "summary", "sharpness_half_width").items() if v is not None}
+    widths = {int(k): v for k, v in number(n, "summary", "sharpness_half_width").items() if v is not None}
     psis = sorted(widths)
     values = [widths[p] for p in psis]
     sharper = all(b < a for a, b in zip(values, values[1:]))
@@ -193,14 +118,14 @@ def _fig3(n):
 
 
 def _fig4(n):
-    pairs = _get(n, "pairs")
+    pairs = number(n, "pairs")
     ik = pairs["ik_iforest"]["sparse"] - pairs["ik_iforest"]["dense"]
     lap = abs(pairs["laplacian_psi"]["sparse"] - pairs["laplacian_psi"]["dense"])
     judged = all_parts({"IK higher in the sparse region": direction(ik),
                         "L_ψ equal in both": "holds" if lap <= TOLERANCE else "does not reproduce"})
-    return Finding.judged(f"IK (iForest): sparse {_f(pairs['ik_iforest']['sparse'])} vs dense "
-                          f"{_f(pairs['ik_iforest']['dense'])}; L_ψ: {_f(pairs['laplacian_psi']['sparse'])} vs "
-                          f"{_f(pairs['laplacian_psi']['dense'])}", judged, float(ik))
+    return Finding.judged(f"IK (iForest): sparse {fmt(pairs['ik_iforest']['sparse'])} vs dense "
+                          f"{fmt(pairs['ik_iforest']['dense'])}; L_ψ: {fmt(pairs['laplacian_psi']['sparse'])} vs "
+                          f"{fmt(pairs['laplacian_psi']['dense'])}", judged, float(ik))
 
 
 #: ting2018 Table 1's FPR (data_10, data_20): the paper's gaps of RBF and Laplacian over IK
@@ -210,7 +135,7 @@ _TABLE1_GAPS = {("RBF", "10"): 0.082 - 0.064, ("RBF", "20"): 0.094 - 0.056,
 
 def _table1(n):
     """IK's FPR below RBF's *and* Laplacian's at every density ratio > 1, under each density-ratio generator."""
-    peers = {"RBF": _get(n, "fpr_ik_minus_rbf"), "Laplacian": _get(n, "fpr_ik_minus_laplacian")}
+    peers = {"RBF": number(n, "fpr_ik_minus_rbf"), "Laplacian": number(n, "fpr_ik_minus_laplacian")}
     by_generator, parts_text = {}, []
     for generator in peers["RBF"]:
         parts = {}
@@ -230,41 +155,6 @@ def _table1(n):
                                                          by_generator))
 
 
-def _ting2018_table3(n):
-    """IK better than RBF on most datasets: its (wins − losses) share against the paper's on the same rows."""
-    wdl = _get(n, "ik_wins_draws_losses")
-    (w, d, l), (pw, pd, pl) = wdl["rbf"]["ikviz"], wdl["rbf"]["paper"]
-    rows = w + d + l
-    lw, ld, ll = wdl["laplacian"]["ikviz"]
-    stats = n.get("stats", {})
-    ranks = ", ".join(f"{m} {r:.2f}" for m, r in zip(stats.get("methods", []), stats.get("average_rank", [])))
-    return Finding(f"IK against RBF on {rows} of the paper's datasets: {w}/{d}/{l} wins/draws/losses (the paper on "
-                   f"the same rows: {pw}/{pd}/{pl}); against Laplacian {lw}/{ld}/{ll}; average ranks {ranks}; "
-                   f"Friedman p = {_f(stats.get('friedman_p'), 3)}, Nemenyi CD = {_f(stats.get('cd'))}",
-                   direction((w - l) / rows, (pw - pl) / rows, tol=0.0), float(w - l))
-
-
-def _ting2018_table2(n):
-    """Per dataset: "Laplacian only" has the highest mean ratio and "Isolation only" the lowest; per KDE reading."""
-    table = _get(n, "table")
-    verdicts, text = {}, []
-    readings_seen = list(next(iter(table.values())))
-    for reading in readings_seen:
-        parts = {}
-        for row, by_reading in table.items():
-            r = {g: v["ratio"] for g, v in by_reading[reading].items()}
-            if None in r.values():
-                parts[f"{row}: a group is empty"] = "does not reproduce"
-                continue
-            parts[f"{row}: Laplacian only highest"] = direction(r["Laplacian"] / max(r["Both kernels"], r["Isolation"])
-                                                                - 1, None, tol=0.0)
-            parts[f"{row}: Isolation only lowest"] = direction(min(r["Both kernels"], r["Laplacian"]) / r["Isolation"]
-                                                               - 1, None, tol=0.0)
-            text.append(f"{row} ({reading}): Laplacian {r['Laplacian']:.3g}, both {r['Both kernels']:.3g}, "
-                        f"Isolation {r['Isolation']:.3g}")
-        verdicts[reading] = all_parts(parts).verdict
-    return Finding.judged("mean density ratio of misclassified points: " + "; ".join(text),
-                          readings("whether a point's own kernel term counts in its density", verdicts))
 
 
 # ------------------------------------------------------------------ ting2021
@@ -278,22 +168,22 @@ def _variance_verdict(gk: dict, ik: dict) -> str:
 
 def _instability_variance(n):
     """Fig. 1(b) under each reading of GK's bandwidth (the paper does not give it)."""
-    by_reading = _get(n, "variance_by_bandwidth")
+    by_reading = number(n, "variance_by_bandwidth")
     verdicts, parts = {}, []
     for reading, var in by_reading.items():
         gk, ik = {int(d): v for d, v in var["gk"].items()}, {int(d): v for d, v in var["ik"].items()}
         d_lo, d_hi = min(gk), max(gk)
         verdicts[reading] = _variance_verdict(gk, ik)
-        parts.append(f"GK {reading}: {_f(gk[d_lo], 3)} → {_f(gk[d_hi], 3)}")
+        parts.append(f"GK {reading}: {fmt(gk[d_lo], 3)} → {fmt(gk[d_hi], 3)}")
     ik = {int(d): v for d, v in next(iter(by_reading.values()))["ik"].items()}
     text = (f"var(F/E[F]) from d = {min(ik)} to {max(ik)}: " + "; ".join(parts)
-            + f"; IK {_f(ik[min(ik)], 3)} → {_f(ik[max(ik)], 3)}")
+            + f"; IK {fmt(ik[min(ik)], 3)} → {fmt(ik[max(ik)], 3)}")
     return Finding.judged(text, readings("the Gaussian kernel's bandwidth", verdicts))
 
 
 def _instability_neps(n):
     """Only the paper's ε = 0.005 decides; other ε are shown, labelled."""
-    counted, shown = paper_settings(_get(n, "N_eps_by_eps"), (0.005,))
+    counted, shown = paper_settings(number(n, "N_eps_by_eps"), (0.005,))
     if not counted:
         raise KeyError("instability has no N_eps at the paper's ε = 0.005")
 
@@ -311,7 +201,7 @@ def _instability_neps(n):
 
 
 def _neps_vs_t(n):
-    table = {int(t): v for t, v in _get(n, "N_eps_vs_t").items()}
+    table = {int(t): v for t, v in number(n, "N_eps_vs_t").items()}
     ts = sorted(table)
     means = [float(np.mean(table[t])) if isinstance(table[t], list) else float(table[t]) for t in ts]
     return Finding("IK N_eps by t: " + ", ".join(f"t={t}: {m:.1f}" for t, m in zip(ts, means)),
@@ -324,7 +214,7 @@ _TABLE2_RATIO = 654 / 706
 
 def _table2(n):
     """"IK yielded a faster search using the ball tree": tested for *faster*, under each way to index IK's map."""
-    ratio = _get(n, "tree_over_brute")
+    ratio = number(n, "tree_over_brute")
     fallback = n.get("fallback", {})
     verdicts = {}
     for key, label in (("ik_sparse", "sparse map (scikit-learn falls back to brute force)"),
@@ -340,36 +230,6 @@ def _table2(n):
                           ratio.get("ik_sparse"))
 
 
-def _table2_rows(n):
-    """"faster ... in all datasets, without exception": every row's ball tree faster, under each way to index IK."""
-    rows = _get(n, "rows")
-    verdicts = {}
-    for key, label in (("ik_sparse", "sparse map (scikit-learn falls back to brute force)"),
-                       ("ik_dense", "dense map (a real ball tree)")):
-        judged = all_parts({row: faster(float(r["tree_over_brute"][key]), 1.0, r["paper"]["ik_tree_over_brute"])
-                            for row, r in rows.items()})
-        verdicts[label] = judged.verdict
-    text = "; ".join(f"{row}: IK sparse {r['tree_over_brute']['ik_sparse']:.2f}, dense "
-                     f"{r['tree_over_brute']['ik_dense']:.2f} (paper {r['paper']['ik_tree_over_brute']:.2f})"
-                     for row, r in rows.items())
-    return Finding.judged("ball tree ÷ brute force: " + text,
-                          readings("how the ball tree indexes IK's feature map", verdicts))
-
-
-def _table2_precision(n):
-    """IK's precision@5 at least distance's on every row (the paper's own ties), and above it where the paper's is."""
-    rows = _get(n, "rows")
-    parts = {}
-    for row, r in rows.items():
-        if row == "Ijcnn1":   # the paper's stated exception
-            continue
-        dist, ik = r["precision"]["distance"], r["precision"]["ik"]
-        paper_gap = r["paper"]["precision"][1] - r["paper"]["precision"][0]
-        parts[row] = (direction(ik - dist, paper_gap) if paper_gap > TOLERANCE else
-                      "holds" if ik >= dist - TOLERANCE else "does not reproduce")
-    text = "; ".join(f"{row}: distance {_f(r['precision']['distance'])}, IK {_f(r['precision']['ik'])} (paper "
-                     f"{r['paper']['precision'][0]:.2f}, {r['paper']['precision'][1]:.2f})" for row, r in rows.items())
-    return Finding.judged("precision@5: " + text, all_parts(parts))
 
 
 #: ting2021 reports "IK" without saying which isolation mechanism its experiments used (§3.2's theory is Voronoi)
@@ -386,16 +246,16 @@ def _by_variant(ami: dict, w: str, peers: tuple[str, ...], paper: dict, what: st
         judged = all_parts({f"beats {p}": direction(ours - ami[p][w], paper["ik"] - paper[p], tol=AMI_TOLERANCE)
                             for p in peers})
         verdicts[label] = judged.verdict
-        parts.append(f"{label} {_f(ours)}" + (f" ({judged.note})" if judged.note else ""))
+        parts.append(f"{label} {fmt(ours)}" + (f" ({judged.note})" if judged.note else ""))
     if not verdicts:
         raise KeyError(f"no IK result at w = {w}")
-    text = f"w = {w}, {what}: " + ", ".join(f"{p} {_f(ami[p][w])}" for p in peers) + "; " + ", ".join(parts)
+    text = f"w = {w}, {what}: " + ", ".join(f"{p} {fmt(ami[p][w])}" for p in peers) + "; " + ", ".join(parts)
     return readings("which IK (isolation mechanism) the experiments used", verdicts), text
 
 
 def _table3(algorithm: str, peers: tuple[str, ...], paper: dict):
     def check(n):
-        ami = _get(n, "ami", algorithm)
+        ami = number(n, "ami", algorithm)
         w = str(max(int(k) for k in ami[peers[0]]))
         judged, text = _by_variant(ami, w, peers, paper, f"best AMI of {algorithm.replace('_', ' ')}")
         return Finding.judged(text, judged, float(ami.get("ik_anne", {}).get(w, np.nan)))
@@ -403,21 +263,21 @@ def _table3(algorithm: str, peers: tuple[str, ...], paper: dict):
 
 
 def _fig2_ting2021(n):
-    ami = _get(n, "ami", "spectral")
+    ami = number(n, "ami", "spectral")
     judged, text = _by_variant(ami, "1", ("ag",), {"ik": 0.91, "ag": 0.29}, "spectral clustering AMI")
     return Finding.judged(text, judged, float(ami.get("ik_anne", {}).get("1", np.nan)))
 
 
 def _table4(n):
     """Only ting2021's own CV grid decides; ting2018's grid is shown, labelled. IK must beat LK *and* GK."""
-    grids = {g: {r["kernel"]: r["accuracy"] for r in _get(n, g)} for g in ("ting2021", "ting2018") if g in n}
+    grids = {g: {r["kernel"]: r["accuracy"] for r in number(n, g)} for g in ("ting2021", "ting2018") if g in n}
     counted, shown = paper_settings(grids, ("ting2021",))
-    rows = _get(counted, "ting2021")
+    rows = number(counted, "ting2021")
     judged = all_parts({"beats LK": direction(rows["ik-linear"] - rows["linear"], 1.00 - 0.49),
                         "beats GK": direction(rows["ik-linear"] - rows["rbf"], 1.00 - 0.62)})
-    extra = "; ".join(f"{g} grid (not this paper's; not counted): LK {_f(r['linear'])}, IK {_f(r['ik-linear'])}, "
-                      f"GK {_f(r['rbf'])}" for g, r in shown.items())
-    return Finding.judged(f"ting2021 grid: LK {_f(rows['linear'])}, IK {_f(rows['ik-linear'])}, GK {_f(rows['rbf'])}",
+    extra = "; ".join(f"{g} grid (not this paper's; not counted): LK {fmt(r['linear'])}, IK {fmt(r['ik-linear'])}, "
+                      f"GK {fmt(r['rbf'])}" for g, r in shown.items())
+    return Finding.judged(f"ting2021 grid: LK {fmt(rows['linear'])}, IK {fmt(rows['ik-linear'])}, GK {fmt(rows['rbf'])}",
                           judged, float(rows["ik-linear"]), extra)
 
 
@@ -427,8 +287,8 @@ _TSNE_SEARCH = (5, 20, 40, 60, 80, 100, 250, 500, 800)
 
 def _table5(n):
     """Best 5-NN accuracy over the paper's search list only; perplexity 30 (not in the list) is shown, not counted."""
-    scores = _get(n, "search_range", "scores")
-    w = _get(n, "search_range", "w")
+    scores = number(n, "search_range", "scores")
+    w = number(n, "search_range", "w")
     best = {}
     for kernel in ("gk", "ik"):
         counted, _ = paper_settings({k: s["knn_accuracy"] for k, s in scores[kernel].items()}, _TSNE_SEARCH)
@@ -443,14 +303,14 @@ def _table5(n):
     extra = ""
     if w_sep in sep.get("gk", {}):
         extra = (f"perplexity 30, ψ = 100 at w = {w_sep} (not in the paper's list; not counted): GK "
-                 f"{_f(sep['gk'][w_sep]['knn_accuracy'])}, IK {_f(sep['ik'][w_sep]['knn_accuracy'])}")
-    return Finding.judged(f"w = {w}, best 5-NN accuracy over the paper's list: GK {_f(best['gk'][0])} (perplexity "
-                          f"{best['gk'][1]}), IK {_f(best['ik'][0])} (ψ = {best['ik'][1]})", judged,
+                 f"{fmt(sep['gk'][w_sep]['knn_accuracy'])}, IK {fmt(sep['ik'][w_sep]['knn_accuracy'])}")
+    return Finding.judged(f"w = {w}, best 5-NN accuracy over the paper's list: GK {fmt(best['gk'][0])} (perplexity "
+                          f"{best['gk'][1]}), IK {fmt(best['ik'][0])} (ψ = {best['ik'][1]})", judged,
                           float(best["gk"][0]), extra)
 
 
 def _table6(n):
-    sep = _get(n, "separation_unequal_variance")
+    sep = number(n, "separation_unequal_variance")
     ws = sorted(int(w) for w in sep["gk"])
 
     def mixed(scores):  # both clusters among the origin's embedded neighbours: the origin joins them
@@ -468,14 +328,14 @@ def _table6(n):
 
 
 def _hubness(n):
-    skew = _get(n, "skewness")
+    skew = number(n, "skewness")
     gk = {int(d): v for d, v in skew["gk"].items()}
     ik = {int(d): v for d, v in skew["ik"].items()}
     d_lo, d_hi = min(gk), max(gk)
     judged = all_parts({"GK's skew grows with d": direction(gk[d_hi] - gk[d_lo], None, tol=0.5),
                         "IK's skew below GK's": direction(gk[d_hi] - ik[d_hi], None, tol=0.5)})
-    return Finding.judged(f"skewness of O_5 at d = {d_lo} → {d_hi}: GK {_f(gk[d_lo])} → {_f(gk[d_hi])}, "
-                          f"IK {_f(ik[d_lo])} → {_f(ik[d_hi])}", judged, float(gk[d_hi] - ik[d_hi]))
+    return Finding.judged(f"skewness of O_5 at d = {d_lo} → {d_hi}: GK {fmt(gk[d_lo])} → {fmt(gk[d_hi])}, "
+                          f"IK {fmt(ik[d_lo])} → {fmt(ik[d_hi])}", judged, float(gk[d_hi] - ik[d_hi]))
 
 
 # ------------------------------------------------------------------ lu2016, wang2017
@@ -486,7 +346,7 @@ _LU2016_TABLE5 = {"a9a-full": {"FOGD": 0.174, "NOGD": 0.174}}
 def _lu2016(dataset: str):
     """FOGD *and* NOGD mistake rates against lu2016 Table 5: the paper's number, or its gain over the majority class."""
     def check(n):
-        res = _get(n, "results", dataset)
+        res = number(n, "results", dataset)
         majority = float(res["majority"])
         verdicts, parts = {}, []
         for method in ("FOGD", "NOGD"):
@@ -505,7 +365,7 @@ def _lu2016(dataset: str):
 
 
 def _wang2017_table3(n):
-    micro = _get(n, "micro_f1")
+    micro = number(n, "micro_f1")
     raw, rbf, rl = micro["RAW"][0], micro["RBF Kernel"][0], micro["RandLocal"][0]
     judged = all_parts({"beats RAW": direction((rl - raw) / 100, (98.84 - 92.08) / 100),
                         "beats RBF": direction((rl - rbf) / 100, (98.84 - 97.06) / 100)})
@@ -513,21 +373,21 @@ def _wang2017_table3(n):
 
 
 def _wang2017_clustering(n):
-    acc, nmi = _get(n, "kmeans_acc"), _get(n, "kmeans_nmi")
+    acc, nmi = number(n, "kmeans_acc"), number(n, "kmeans_nmi")
     judged = all_parts({"ACC beats RAW": direction(acc["RandLocal"][0] - acc["RAW"][0], 0.6872 - 0.4642),
                         "NMI beats RAW": direction(nmi["RandLocal"][0] - nmi["RAW"][0], 0.6685 - 0.4016)})
     best = n.get("best_anchors") or {}
-    return Finding.judged(f"k-means: ACC RAW {_f(acc['RAW'][0])}, RandLocal {_f(acc['RandLocal'][0])}; NMI RAW "
-                          f"{_f(nmi['RAW'][0])}, RandLocal {_f(nmi['RandLocal'][0])} (best over max_anchors: "
+    return Finding.judged(f"k-means: ACC RAW {fmt(acc['RAW'][0])}, RandLocal {fmt(acc['RandLocal'][0])}; NMI RAW "
+                          f"{fmt(nmi['RAW'][0])}, RandLocal {fmt(nmi['RandLocal'][0])} (best over max_anchors: "
                           f"{best.get('acc')} for ACC, {best.get('nmi')} for NMI); RBF kernel k-means, DAE and SDAE "
                           "not run (the paper's numbers)", judged, float(acc["RandLocal"][0]))
 
 
 def _wang2017_outliers(n):
     """RandLocal's features give a better k-NN outlier AUC than the raw ones, under each k (the paper gives none)."""
-    auc = _get(n, "auc")
+    auc = number(n, "auc")
     verdicts = {f"k = {k}": direction(v["RandLocal"] - v["RAW"]) for k, v in auc.items()}
-    text = "; ".join(f"k = {k}: AUC RAW {_f(v['RAW'], 3)}, RandLocal {_f(v['RandLocal'], 3)}" for k, v in auc.items())
+    text = "; ".join(f"k = {k}: AUC RAW {fmt(v['RAW'], 3)}, RandLocal {fmt(v['RandLocal'], 3)}" for k, v in auc.items())
     return Finding.judged(f"{text} ({n.get('n_outliers', '?')} outliers in {n.get('n', '?')} rows)",
                           readings("k of the k-NN distance score", verdicts))
 
@@ -538,7 +398,7 @@ def _by_value(table: dict) -> dict[float, float]:
 
 def _wang2017_sets(n):
     """With T the Micro-F1 first rises, then stays (T = 200 to 400 gives good performance)."""
-    f1 = _by_value(_get(n, "micro_f1_by_sets"))
+    f1 = _by_value(number(n, "micro_f1_by_sets"))
     ts = sorted(f1)
     parts = {f"rises from T = {ts[0]:g} to 400": direction((f1[400.0] - f1[ts[0]]) / 100, None, tol=0.001)}
     beyond = [t for t in ts if t > 400]
@@ -551,7 +411,7 @@ def _wang2017_sets(n):
 
 def _wang2017_epsilon(n):
     """ε = 0 is not as good as ε = 1e-5."""
-    f1 = _by_value(_get(n, "micro_f1_by_epsilon"))
+    f1 = _by_value(number(n, "micro_f1_by_epsilon"))
     return Finding("Micro-F1 by ε: " + ", ".join(f"{e:g}: {v:.2f}" for e, v in sorted(f1.items())),
                    direction((f1[1e-5] - f1[0.0]) / 100, None, tol=0.001), f1[1e-5])
 
@@ -583,20 +443,6 @@ CLAIMS: tuple[Claim, ...] = (
           "controlled); both readings are run.", "classification?data=density-ratio&ratio=20",
           "density-ratio data (generators: {shapes}), 500 training points, {n_test} test points, {n_seeds} seeds",
           ("ratios", "ik_method", "t")),
-    Claim("ting2018-table2", "ting2018", "Table 2, density ratio of misclassified points",
-          "It is interesting to note that points which are misclassified by Laplacian only has the highest density "
-          "ratio; and by Isolation only has the lowest ratio on all these datasets.",
-          "ratio Laplacian/both/Isolation: Wilt 7.2/2.3/1.5, German 62.6/7.9/1.8, Spam 6.4/4.8/2.2, Qsar 16.9/6.3/4.5",
-          "ting2018-density", _ting2018_table2,
-          "One 80/20 split; the paper does not say whether a point's own kernel term counts in its KDE density "
-          "(with it, in 20-60 dimensions every isolated point has about the same density).",
-          "classification?data=german", "{datasets}, one 80/20 split (seed {seed})", ("t",)),
-    Claim("ting2018-table3", "ting2018", "Table 3, SVM accuracy, IK vs RBF (wins/draws/losses)",
-          "Isolation is better than RBF on 14 out of 18 binary classification datasets and on all 5 multi-class "
-          "datasets.", "IK vs RBF: 19/1/3 wins/draws/losses over 23 datasets", "ting2018-svm", _ting2018_table3,
-          "16 of the 23 datasets are here (GPS, Parkinson, Mushrooms, Urban, Air, Forest and Corel are not); the "
-          "paper's wins are compared on the same rows; Vowel here has 990 rows (the paper: 528).",
-          "classification?data=heart", "{datasets}, {runs} run(s) of an 80/20 split each", ("t", "alpha")),
     Claim("ting2021-fig1-variance", "ting2021", "Fig. 1(b)",
           "var(F/E[F]) → 0 as d → ∞ for Gaussian kernel (GK). Yet, using Isolation Kernel (IK), the variance "
           "approaches a non-zero constant under the same condition.", "figure only: GK → 0, IK non-zero",
@@ -624,20 +470,6 @@ CLAIMS: tuple[Claim, ...] = (
           "scikit-learn's ball tree falls back to brute force on a sparse IK map; a real tree on the dense map "
           "is slower. Either way the ball tree is not faster.", "curse-of-dimensionality?section=indexing",
           "{dataset}, at most {n_max} rows", ("psi", "t", "k")),
-    Claim("ting2021-table2-rows", "ting2021", "Table 2, every row here, IK brute vs ball tree",
-          "Yet, with an appropriate value of ψ, IK yielded a faster search using the ball tree index than the "
-          "brute force search in all datasets, without exception.",
-          "IK ball tree ÷ brute: Gaussians .93, w-Gaussians .98, Mnist .99, A9a .97, Ijcnn1 .93",
-          "ting2021-table2", _table2_rows,
-          "Every row must be faster (a part per row); Url, News20, Rcv1, Real-sim and Cifar-10 are not here.",
-          "curse-of-dimensionality?section=indexing", "rows {rows}, {n_max} points each", ("psi", "t")),
-    Claim("ting2021-table2-precision", "ting2021", "Table 2, precision@5, distance vs IK",
-          "IK has better retrieval outcomes than distance in all cases, where large differences can be found in "
-          "News20, Realsim and w-Gaussians. The only exception is Ijcnn1.",
-          "Gaussians 1.00/1.00, w-Gaussians .90/1.00, Mnist .93/.93, A9a .79/.79 (distance/IK)", "ting2021-table2",
-          _table2_precision, "The paper's own table ties on three rows: each part asks IK to be at least as good, "
-                             "and better where the paper's gap is (w-Gaussians); Ijcnn1 is the stated exception.",
-          "curse-of-dimensionality?section=indexing", "rows {rows}, {n_max} points each", ("psi", "t")),
     Claim("ting2021-table3-dp", "ting2021", "Table 3, w-Gaussians, DP",
           "Best AMI scores of Density-Peak clustering (DP) ... using Distance ... and IK.",
           "DP: Distance .01, AG .01, IK .68", "clustering-wgaussians",
@@ -755,6 +587,19 @@ CLAIMS: tuple[Claim, ...] = (
           "ACC RAW .6842, RandLocal .8322; NMI RAW .1219, RandLocal .3652", "", None,
           "GISETTE is not obtainable here.", "clustering", "GISETTE", unavailable="gisette"),
 )
+
+
+def _declared() -> tuple[Claim, ...]:
+    """The claims a reproduction's own module declares (``CLAIMS`` beside its ``run``; see :mod:`ikviz.reproduce`)."""
+    import importlib
+
+    from .reproduce import _MODULES
+
+    return tuple(claim for module in _MODULES.values()
+                 for claim in getattr(importlib.import_module(f"{__package__}.experiments.{module}"), "CLAIMS", ()))
+
+
+CLAIMS = CLAIMS + _declared()
 
 
 def claims(reproduction: str | None = None) -> list[Claim]:

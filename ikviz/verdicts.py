@@ -24,6 +24,7 @@ A reviewer's rules, each a small function a claim's check combines:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -204,3 +205,91 @@ def unavailable(dataset: str, url: str) -> Judgement:
     'data not available here'
     """
     return Judgement("data not available here", f"{dataset} is not obtainable here (source: {url})")
+
+
+# ------------------------------------------------------------------ what the rules judge
+@dataclass(frozen=True)
+class Finding:
+    """What ikviz found for one claim: its number (text and headline value), the verdict and why.
+
+    ``note`` says which part fails, or what each reading of an unspecified
+    detail gives; ``shown`` holds results under settings the paper did not
+    use, labelled, never counted.
+
+    Examples
+    --------
+    >>> Finding("GK 0.48, IK 1.00", direction(0.52, 0.38), 1.0).verdict
+    'holds'
+    """
+
+    ikviz: str
+    verdict: str
+    value: float | None = None
+    note: str = ""
+    shown: str = ""
+
+    def __post_init__(self):
+        check_verdict(self.verdict)
+
+    @classmethod
+    def judged(cls, ikviz: str, judgement: Judgement, value: float | None = None, shown: str = "") -> "Finding":
+        """A finding from a :class:`ikviz.verdicts.Judgement` (its verdict and note)."""
+        return cls(ikviz, judgement.verdict, value, judgement.note, shown)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper and how ikviz tests it.
+
+    ``data`` and ``settings`` say what the row ran: ``data`` is formatted with
+    the reproduction's params (``{max_rows}``...), ``settings`` names the
+    params stated beside it. A claim on data not obtainable here has no
+    reproduction and names the missing set in ``unavailable``.
+
+    Examples
+    --------
+    >>> from ikviz.claims import CLAIMS
+    >>> claim = next(c for c in CLAIMS if c.key == "ting2021-table4")
+    >>> claim.paper, claim.reproduction, claim.paper_number
+    ('ting2021', 'svm-wgaussians', 'LK .49, IK 1.00, GK .62')
+    """
+
+    key: str
+    paper: str              # ting2018, ting2021, lu2016, wang2017
+    where: str              # table / figure and cell
+    statement: str          # the paper's words
+    paper_number: str       # the paper's number(s) as printed
+    reproduction: str       # the ikviz.reproduce entry that tests it ("" for data not available here)
+    check: Callable[[dict], Finding] | None
+    condition: str          # the one condition that explains a difference
+    page: str               # app page and settings that show it (a relative link)
+    data: str = ""          # the data and its size, formatted with the reproduction's params
+    settings: tuple[str, ...] = ()   # the params stated in the row
+    unavailable: str = ""   # a key of ikviz.data.fetch.UNAVAILABLE: the data is not obtainable here
+
+
+def fmt(x, digits: int = 2) -> str:
+    """``x`` with ``digits`` decimals, "n/a" for None or a non-finite number.
+
+    Examples
+    --------
+    >>> fmt(0.8467), fmt(None)
+    ('0.85', 'n/a')
+    """
+    return "n/a" if x is None or not np.isfinite(x) else f"{x:.{digits}f}"
+
+
+def number(numbers: dict, *path):
+    """``numbers[path[0]][path[1]]...`` with JSON's string keys; a clear error naming the missing key.
+
+    Examples
+    --------
+    >>> number({"acc": {"10": 0.9}}, "acc", 10)
+    0.9
+    """
+    node = numbers
+    for key in path:
+        if not isinstance(node, dict) or str(key) not in node:
+            raise KeyError(f"{numbers.get('experiment', 'the reproduction')} has no {'/'.join(map(str, path))}")
+        node = node[str(key)]
+    return node

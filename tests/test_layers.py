@@ -17,10 +17,10 @@ LAYERS = (
     ("ikviz", "ikviz.kernels"),
     ("ikviz.registry", "ikviz.features", "ikviz.data", "ikviz.store"),
     ("ikviz.measures", "ikviz.learn", "ikviz.clustering", "ikviz.embedding"),
-    ("ikviz.scale", "ikviz.params", "ikviz.html"),
+    ("ikviz.scale", "ikviz.params", "ikviz.html", "ikviz.verdicts"),
     ("ikviz.experiments",),
     ("ikviz.plots",),
-    ("ikviz.reproduce", "ikviz.verdicts", "ikviz.views"),
+    ("ikviz.reproduce", "ikviz.views"),
     ("ikviz.export", "ikviz.claims", "ikviz.tours", "ikviz.bench", "ikviz.bench_classification"),
     ("ikviz.cli",),
 )
