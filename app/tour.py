@@ -65,7 +65,7 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 #: stacked panels at least 3/4 of their built height), so that the step's figure, legend and axis titles
 #: included, is on screen without scrolling. Plotly draws a figure at the height it was built for; this
 #: relayouts it whenever the page or the window changes.
-FIT_SCRIPT = """<script>
+FIT_SCRIPT = r"""<script>
 (() => {
   const w = window;
   if (w.__ikvizFit) { w.__ikvizFit(); return; }
