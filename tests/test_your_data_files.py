@@ -188,28 +188,52 @@ def test_constant_features_are_explained_without_internal_names(tmp_path, capsys
     assert "Every feature is constant" in err and "Y has" not in err and "Traceback" not in err
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="issue 31's 1.5 GB bound is not proven: this check peaked at 0.54-0.60 GB "
-                   "run alone (numba's cache warm or cold) but at 1.87 and 2.05 GB inside two full slow runs; the "
-                   "cause is not found yet")
-def test_a_small_file_keeps_check_within_its_time_and_memory(tmp_path):
+#: run in a child interpreter: ``ikviz check ARGS``, then its exit code and its peak memory in kB. The peak is the
+#: process's own VmHWM: ``getrusage(RUSAGE_SELF).ru_maxrss`` is wrong here, as Linux carries the parent's peak
+#: over fork and exec into it (inside a full ``pytest -m slow`` run it reported pytest's 1.87-2.05 GB, not the
+#: check's 0.5 GB). ``ikviz check`` starts no process of its own; any child's peak is added all the same.
+PEAK_SCRIPT = ("import resource, sys; from ikviz.cli import main; rc = main(sys.argv[1:]); "
+               "hwm = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0]; "
+               "print(rc, hwm + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def check_peak(args: list[str], timeout: float = 120) -> tuple[int, int, float, str]:
+    """``ikviz check`` in a child interpreter: (exit code, peak memory in kB, seconds, stderr)."""
     import subprocess
     import sys
 
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, "check", *args], capture_output=True, text=True,
+                         timeout=timeout)
+    seconds = time.perf_counter() - start
+    rc, peak_kb = map(int, out.stdout.split()[-2:])
+    return rc, peak_kb, seconds, out.stderr
+
+
+def test_the_peak_is_the_checks_own_not_its_parents():
+    """The measurement itself: a child's peak does not include what its parent held when it started it."""
+    import subprocess
+    import sys
+
+    ballast = np.ones(400 * 1024**2 // 8)   # 400 MB held by this process while the child runs
+    ballast[::512] = 2.0
+    code = PEAK_SCRIPT.replace("rc = main(sys.argv[1:])", "rc = 0")
+    rc, peak_kb = map(int, subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                          timeout=60).stdout.split()[-2:])
+    assert rc == 0 and peak_kb < 300 * 1024, peak_kb   # ikviz.cli imported: ~150 MB; ru_maxrss said > 400 MB
+    del ballast
+
+
+@pytest.mark.slow
+def test_a_small_file_keeps_check_within_its_time_and_memory(tmp_path):
     header = ",".join(f"x{j}" for j in range(2000)) + ",label\n"
     raw = (header + "".join(",".join(str((i * j) % 10) for j in range(2000)) + f",{'ab'[i % 2]}\n"
                             for i in range(2000))).encode()   # 8 MB, 4 M cells
     path = tmp_path / "cells.csv"
     path.write_bytes(raw)
-    code = ("import resource, sys; from ikviz.cli import main; rc = main(sys.argv[1:]); "
-            "print(rc, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code, "check", str(path), "--out", str(tmp_path / "r.html"),
-                          "--checks", "neighbours", "--rows", "200", "--psi", "8", "--t", "50"],
-                         capture_output=True, text=True, timeout=120)
-    seconds = time.perf_counter() - start
-    rc, peak_kb = map(int, out.stdout.split()[-2:])
-    assert rc == 0 and seconds < 60 and peak_kb < 1.5 * 1024**2, (seconds, peak_kb, out.stderr[-500:])
+    rc, peak_kb, seconds, err = check_peak([str(path), "--out", str(tmp_path / "r.html"), "--checks", "neighbours",
+                                            "--rows", "200", "--psi", "8", "--t", "50"])
+    assert rc == 0 and seconds < 60 and peak_kb < 1.5 * 1024**2, (seconds, peak_kb, err[-500:])
 
 
 # ------------------------------------------------------------------ one behaviour, two doors
