@@ -46,6 +46,12 @@ SYNTHETIC: dict[str, tuple[str, float]] = {
     "w-gaussians-unequal": ("w-Gaussians, red N(0, 1) and blue N(0, 3²) (Table 6)", 3.0),
 }
 KERNELS: dict[str, str] = {"gk": label("gk"), "ik": label("ik")}
+#: the columns of Tables 5-6: t-SNE(GK), t-SNE(IK) and FIt-SNE, which is GK's affinities optimised with the
+#: FFT-interpolated gradient of Linderman et al. 2019 (openTSNE's ``negative_gradient_method="fft"``).
+#: q-SNE (Häkkinen et al. 2020) is a separate C++ program not packaged for Python: not a column here.
+COLUMNS: dict[str, str] = {**KERNELS, "fitsne": "FIt-SNE (GK, FFT gradient)"}
+#: each column's affinities and gradient: (kernel of :func:`affinities`, openTSNE's negative_gradient_method)
+_COLUMN_SPEC: dict[str, tuple[str, str | None]] = {"gk": ("gk", None), "ik": ("ik", None), "fitsne": ("gk", "fft")}
 #: the w values of the paper's Tables 5 and 6
 PAPER_W = (1, 2, 100, 5000)
 #: Appendix B: the range searched for both perplexity (GK) and psi (IK)
@@ -281,11 +287,11 @@ def kernel_setting(kernel: str, *, perplexity: float = 30.0, psi: int = 100, t: 
     >>> kernel_setting("gk", perplexity=30, psi=5), kernel_setting("ik", psi=5.0)
     ({'perplexity': 30.0}, {'psi': 5, 't': 200, 'method': 'anne'})
     """
-    if kernel == "gk":
+    if kernel in ("gk", "fitsne"):
         return {"perplexity": float(perplexity)}
     if kernel == "ik":
         return {"psi": int(psi), "t": int(t), "method": str(method)}
-    raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
+    raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(COLUMNS)}.")
 
 
 def affinity_matrix(kernel: str, spec: tuple, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
@@ -326,14 +332,16 @@ class _Recorder:
 
 
 def optimise(P, start: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25,
-             seed: int = 0, threads: int = 1, progress: Progress | None = None):
+             seed: int = 0, threads: int = 1, progress: Progress | None = None, gradient: str | None = None):
     """Run openTSNE's standard two-phase optimisation of joint probabilities ``P`` from ``start``.
 
     Same schedule as ``openTSNE.TSNE().fit``: ``exaggeration_iter``
     iterations with early exaggeration 12, then ``n_iter`` plain ones. Every
     ``frame_every`` iterations a frame (iteration, coords) is kept and
-    ``progress(fraction, "iteration i of n")`` called. Returns
-    ``(coords, frames)``; the first frame is the start, the last the result.
+    ``progress(fraction, "iteration i of n")`` called. ``gradient`` is openTSNE's
+    ``negative_gradient_method`` (None: its default, Barnes-Hut below 10,000
+    points; ``"fft"``: FIt-SNE's interpolation). Returns ``(coords, frames)``;
+    the first frame is the start, the last the result.
     """
     from openTSNE import TSNE
     from openTSNE.affinity import Affinities
@@ -345,7 +353,8 @@ def optimise(P, start: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int 
         raise ValueError("exaggeration_iter must be >= 0 and n_iter >= 1.")
     aff = Affinities()
     aff.P = P
-    tsne = TSNE(n_jobs=threads, random_state=seed)
+    tsne = TSNE(n_jobs=threads, random_state=seed,
+                **({} if gradient is None else {"negative_gradient_method": gradient}))
     emb = tsne.prepare_initial(affinities=aff, initialization=start)  # a copy: ``start`` stays as it is
     total = exaggeration_iter + n_iter
     frames = [(0, np.array(emb, dtype=np.float32))]
@@ -395,6 +404,9 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
           memo: Memo | None = None, progress: Progress | None = None) -> Embedding:
     """t-SNE of one dataset with one kernel's affinities (``perplexity`` for GK; ``psi, t, method`` for IK).
 
+    ``kernel`` is a column of :data:`COLUMNS`: ``"fitsne"`` is GK's affinities
+    (the same memoised matrix) optimised with FIt-SNE's FFT gradient.
+
     A building block of :func:`run`: ``memo`` shares the data with the other
     kernel's embedding and keeps the affinities (:func:`affinity_matrix`);
     ``progress(fraction, text)`` reports "affinities…", then the
@@ -413,11 +425,12 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
     data = memo(load_data)(*spec)
     threads = n_jobs(len(data.labels), sharing)
     progress(0.0, "affinities…")
-    P, info, affinity_seconds = memo(affinity_matrix)(kernel, spec, threads=threads, **setting)
+    affinity_kernel, gradient = _COLUMN_SPEC[kernel]
+    P, info, affinity_seconds = memo(affinity_matrix)(affinity_kernel, spec, threads=threads, **setting)
     start = time.perf_counter()
     coords, frames = optimise(P, data.start, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
                               frame_every=frame_every, seed=seed, threads=threads,
-                              progress=within(progress, AFFINITY_SHARE, 1.0))
+                              progress=within(progress, AFFINITY_SHARE, 1.0), gradient=gradient)
     return Embedding(
         kernel, coords,
         frames=np.stack([f[1] for f in frames]),
@@ -498,8 +511,8 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
 
 
 def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
-               progress: Progress | None = None) -> dict[str, dict[int, dict]]:
-    """Scores over the paper's search range: perplexity (GK) and psi (IK) each set to every value.
+               progress: Progress | None = None, columns=tuple(KERNELS)) -> dict[str, dict[int, dict]]:
+    """Scores over the paper's search range: perplexity (GK, FIt-SNE) and psi (IK) each set to every value.
 
     Returns ``scores[kernel][value]`` (see :func:`scores`); the other settings
     are those of ``p``. Both kernels of one value are embedded at once, and
@@ -514,10 +527,13 @@ def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
     """
     memo, progress = resolve(memo, progress)
     values = tuple(values)
-    out: dict[str, dict[int, dict]] = {k: {} for k in KERNELS}
+    unknown = [c for c in columns if c not in COLUMNS]
+    if unknown:
+        raise ValueError(f"columns must be among {list(COLUMNS)}; got {unknown}.")
+    out: dict[str, dict[int, dict]] = {k: {} for k in columns}
     for i, value in enumerate(values):
-        jobs = {"gk": {**kernel_params(p, "gk"), "perplexity": float(value)},
-                "ik": {**kernel_params(p, "ik"), "psi": int(value)}}
+        jobs = {k: ({**kernel_params(p, "ik"), "psi": int(value)} if k == "ik" else
+                    {**kernel_params(p, "gk"), "perplexity": float(value)}) for k in columns}
         step = within(progress, i / len(values), (i + 1) / len(values), f"perplexity and ψ = {value}")
         for kernel, emb in embed_pair(jobs, memo, step).items():
             out[kernel][value] = emb.scores
@@ -607,24 +623,32 @@ TABLES = {"w-gaussians": PAPER_W, "w-gaussians-unequal": (1, 2, 100)}
 
 
 def run_tables(p: Params = Params(), tables: dict | None = None, search_w: int | None = 5000,
-               search_values=PAPER_SEARCH, *, memo: Memo | None = None, progress: Progress | None = None) -> Table:
-    """Tables 5 and 6: both embeddings for every w the paper shows, and their separation scores.
+               search_values=PAPER_SEARCH, *, memo: Memo | None = None, progress: Progress | None = None,
+               columns=tuple(COLUMNS)) -> Table:
+    """Tables 5 and 6: the embeddings of every column (:data:`COLUMNS`) for every w the paper shows, and their
+    separation scores.
 
     With ``search_w``, also the scores over the paper's search range of
-    perplexity and psi on the equal-variance w-Gaussians with that w.
+    perplexity (GK, FIt-SNE) and psi (IK) on the equal-variance w-Gaussians with that w.
     """
     memo, progress = resolve(memo, progress)
     tables = TABLES if tables is None else tables
+    extra = [c for c in columns if c not in KERNELS]
     views = [(dataset, w) for dataset, ws in tables.items() for w in ws]
     steps = len(views) + (search_w is not None)
     results = {dataset: {} for dataset in tables}
     for i, (dataset, w) in enumerate(views):
         step = within(progress, i / steps, (i + 1) / steps, f"{dataset}, w = {w}")
-        results[dataset][w] = run(replace(p, dataset=dataset, w=w), memo=memo, progress=step)
-    separation = {dataset: {k: {w: r.embeddings[k].scores for w, r in by_w.items()} for k in KERNELS}
-                  for dataset, by_w in results.items()}
+        view = replace(p, dataset=dataset, w=w)
+        results[dataset][w] = run(view, memo=memo, progress=within(step, 0.0, 0.7 if extra else 1.0))
+        for c in extra:   # FIt-SNE: GK's settings (its affinities come from the memo), the FFT gradient
+            results[dataset][w].embeddings[c] = memo(embed)(c, **kernel_params(view, "gk"),
+                                                            progress=within(step, 0.7, 1.0, COLUMNS[c]))
+    separation = {dataset: {k: {w: r.embeddings[k].scores for w, r in by_w.items()}
+                            for k in (*KERNELS, *extra)} for dataset, by_w in results.items()}
     scan = {} if search_w is None else run_search(
         replace(p, dataset="w-gaussians", w=search_w), search_values, memo=memo,
-        progress=within(progress, len(views) / steps, 1.0, f"search range, w = {search_w}"))
+        progress=within(progress, len(views) / steps, 1.0, f"search range, w = {search_w}"),
+        columns=(*KERNELS, *extra))
     progress(1.0, "done")
     return Table(p, results, separation, scan, search_w)

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments.tsne import (
+    COLUMNS,
     KERNELS,
     ORIGIN_LABEL,
     ORIGIN_NEIGHBOURS,
@@ -50,7 +51,7 @@ def _colour_marker(labels: np.ndarray) -> dict:
 
 def _setting(result: Result, kernel: str) -> str:
     info = result.embeddings[kernel].info
-    if kernel == "gk":
+    if kernel in ("gk", "fitsne"):
         return f"perplexity {info['perplexity']:g}"
     return f"ψ = {info['psi']}, t = {info['t']}, {info['neighbours']} neighbours"
 
@@ -125,7 +126,7 @@ def result_figure(result: Result, kernel: str, height: int = 440) -> go.Figure:
     """The final embedding of ``kernel`` with its setting and scores in the title."""
     emb = result.embeddings[kernel]
     return embedding_figure(emb.coords, result.labels, result.classes, result.origin,
-                            f"t-SNE with {KERNELS[kernel]}", f"{_setting(result, kernel)} · {scores_text(emb.scores)}",
+                            f"t-SNE with {COLUMNS[kernel]}", f"{_setting(result, kernel)} · {scores_text(emb.scores)}",
                             height=height)
 
 
@@ -207,21 +208,25 @@ def animation_figure(result: Result, max_points: int = ANIMATION_POINTS, height:
     return fig
 
 
+#: each column's line: GK and FIt-SNE share GK's colour (FIt-SNE dashed), IK has its own
+_COLUMN_LINES = {"gk": dict(color=KERNEL_COLOURS["rbf"]), "ik": dict(color=KERNEL_COLOURS["ik_anne"]),
+                 "fitsne": dict(color=KERNEL_COLOURS["rbf"], dash="dash")}
+
+
 def separation_figure(table: Table, height: int = 380) -> go.Figure:
-    """5-NN accuracy and silhouette of the true clusters against w, GK vs IK, one row per dataset."""
+    """5-NN accuracy and silhouette of the true clusters against w, per column (GK, IK, FIt-SNE), one row per dataset."""
     datasets = list(table.separation)
     fig = make_subplots(rows=len(datasets), cols=2, shared_xaxes=True, vertical_spacing=0.14,
                         subplot_titles=[f"{SYNTHETIC[d][0]}: {m}" for d in datasets
                                         for m in ("5-NN accuracy", "silhouette")])
-    colours = {"gk": KERNEL_COLOURS["rbf"], "ik": KERNEL_COLOURS["ik_anne"]}
     for row, d in enumerate(datasets, start=1):
         for col, metric in enumerate(("knn_accuracy", "silhouette"), start=1):
-            for k in KERNELS:
+            for k in table.separation[d]:
                 by_w = table.separation[d][k]
                 ws = sorted(by_w)
                 fig.add_trace(go.Scatter(x=[str(w) for w in ws], y=[by_w[w][metric] for w in ws],
-                                         mode="lines+markers", name=KERNELS[k], legendgroup=k,
-                                         showlegend=row == 1 and col == 1, line=dict(color=colours[k])),
+                                         mode="lines+markers", name=COLUMNS[k], legendgroup=k,
+                                         showlegend=row == 1 and col == 1, line=_COLUMN_LINES[k]),
                               row=row, col=col)
     fig.update_xaxes(title_text="w (dimensions per cluster)", type="category", row=len(datasets))
     fig.update_yaxes(range=[-0.05, 1.05])
@@ -235,14 +240,13 @@ def separation_figure(table: Table, height: int = 380) -> go.Figure:
 def search_figure(search: dict, w: int | None = None, height: int = 360) -> go.Figure:
     """Scores over the paper's search range: GK against perplexity, IK against psi (same axis values)."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=("5-NN accuracy", "silhouette"), horizontal_spacing=0.1)
-    colours = {"gk": KERNEL_COLOURS["rbf"], "ik": KERNEL_COLOURS["ik_anne"]}
-    names = {"gk": "GK, x = perplexity", "ik": "IK, x = ψ"}
+    names = {"gk": "GK, x = perplexity", "ik": "IK, x = ψ", "fitsne": "FIt-SNE, x = perplexity"}
     for col, metric in enumerate(("knn_accuracy", "silhouette"), start=1):
         for k, by_value in search.items():
             values = sorted(by_value)
             fig.add_trace(go.Scatter(x=[str(v) for v in values], y=[by_value[v][metric] for v in values],
                                      mode="lines+markers", name=names[k], legendgroup=k, showlegend=col == 1,
-                                     line=dict(color=colours[k])), row=1, col=col)
+                                     line=_COLUMN_LINES[k]), row=1, col=col)
     fig.update_xaxes(title_text="perplexity (GK) or ψ (IK)", type="category")
     fig.update_yaxes(range=[-0.05, 1.05])
     fig.update_yaxes(title_text="5-NN accuracy", row=1, col=1)
@@ -262,7 +266,7 @@ def figures(table: Table) -> list[go.Figure]:
             for k in result.embeddings:
                 fig = result_figure(result, k, height=420)
                 fig.update_layout(title_text=f"{SYNTHETIC[dataset][0]}, w = {w}<br><sup>"
-                                             f"{KERNELS[k]} · {_setting(result, k)} · "
+                                             f"{COLUMNS[k]} · {_setting(result, k)} · "
                                              f"{scores_text(result.embeddings[k].scores)}</sup>")
                 figs.append(fig)
     return figs
