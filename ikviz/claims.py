@@ -36,7 +36,7 @@ from .verdicts import (TOLERANCE, VERDICTS, Claim, Finding, all_parts, direction
                        number, paper_settings, readings, unavailable)
 
 __all__ = ["CLAIMS", "VERDICTS", "Claim", "Finding", "Row", "Params", "Result", "check_reproduction", "claims",
-           "reproduce_all", "reproductions", "rows_for", "run", "summary", "unavailable_rows", "write"]
+           "reproduce_all", "reproductions", "rows_for", "run", "stored_rows", "summary", "unavailable_rows", "write"]
 
 #: AMI of one clustering moves by a few hundredths between seeds: smaller gaps are not an effect
 AMI_TOLERANCE = 0.05
@@ -72,6 +72,7 @@ class Row:
     shown: str = ""         # results under settings the paper did not use: shown, not counted
     data: str = ""          # the data and its size
     settings: str = ""      # the settings it ran
+    explore: str = ""       # the page to explore the idea at other settings (``page`` opens the row's own result)
 
     @property
     def size(self) -> str:
@@ -629,8 +630,63 @@ def _row(claim: Claim, finding: Finding, payload: dict, measured: bool = True) -
     params = payload.get("params", {})
     data, settings = _describe(claim, params)
     return Row(claim.key, claim.paper, claim.where, claim.statement, claim.paper_number, finding.ikviz,
-               finding.value, finding.verdict, claim.condition, claim.page, claim.reproduction,
-               bool(payload.get("quick")), params, measured, finding.note, finding.shown, data, settings)
+               finding.value, finding.verdict, claim.condition, link(claim, params, bool(payload.get("quick"))),
+               claim.reproduction, bool(payload.get("quick")), params, measured, finding.note, finding.shown, data,
+               settings, claim.page)
+
+
+#: the Claims page's link keys: one reproduction (its figures and rows) and its size ("quick" or "full")
+REPRODUCTION_KEY, SIZE_KEY = "reproduction", "size"
+
+
+def _as_params(cls, values: dict):
+    """``cls`` from a payload's JSON ``params`` (lists back to tuples); None if they do not fit it."""
+    try:
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+    except (TypeError, ValueError):
+        return None
+
+
+def link(claim: Claim, params: dict, quick: bool) -> str:
+    """The relative link of the page that shows exactly the result a row's number comes from.
+
+    Where the claim's reproduction is a page's view (its ``run``, see
+    :mod:`ikviz.views`) and the link can carry every one of ``params``, the
+    link opens that view at those settings (the store holds the result the
+    row was checked on, so it opens at once). Otherwise it opens the Claims
+    page on the reproduction itself (``claims?reproduction=NAME&size=quick``):
+    its figures and rows drawn from that same result. ``claim.page`` stays the
+    page to explore the idea at other settings (:attr:`Row.explore`).
+
+    Examples
+    --------
+    >>> [hub] = claims("hubness")
+    >>> link(hub, {"n": 1000}, True).split("&")[:3]
+    ['curse-of-dimensionality?section=hubness', 'k=5', 'n_hub=1000']
+    >>> [fig2] = [c for c in CLAIMS if c.key == "ting2021-fig2"]
+    >>> link(fig2, {}, True)
+    'claims?reproduction=clustering-wgaussians&size=quick'
+    """
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    from . import views
+    from .params import from_query, to_query
+    from .reproduce import get
+
+    if not claim.reproduction:
+        return claim.page
+    parts = urlsplit(claim.page)
+    section = dict(parse_qsl(parts.query)).get(views.SECTION_KEY)
+    if parts.path in views.PAGES:
+        view = views.view_of(parts.path, section)
+        entry = get(claim.reproduction)
+        p = _as_params(view.params, params) if view.run is entry.run else None
+        if p is not None:
+            query = to_query(p, every=True)
+            back, notes = from_query(view.params, query)
+            if back == p and not notes:
+                return f"{parts.path}?{urlencode({**({views.SECTION_KEY: section} if section else {}), **query})}"
+    return f"claims?{urlencode({REPRODUCTION_KEY: claim.reproduction, SIZE_KEY: 'quick' if quick else 'full'})}"
 
 
 def rows_for(payload: dict) -> list[Row]:
@@ -681,25 +737,72 @@ def unavailable_rows(papers: tuple[str, ...] = ()) -> list[Row]:
     return out
 
 
-def check_reproduction(name: str, quick: bool = True, *, progress: Progress | None = None) -> list[Row]:
+def check_reproduction(name: str, quick: bool = True, *, memo: Memo | None = None,
+                       progress: Progress | None = None) -> list[Row]:
     """Run reproduction ``name`` (its quick size or the full one) and check its claims: a building block.
+
+    The reproduction's ``run(params)`` is a block of ``memo``: in the app's
+    store it is the very result a page's view at the same settings reads
+    (:func:`link`), so a row, its link and a tour step show one number.
 
     Examples
     --------
     >>> [row.verdict for row in check_reproduction("hubness")]   # doctest: +SKIP
     ['holds']
     """
-    from .reproduce import payload
+    from . import reproduce
+    from .data.fetch import FetchError
 
-    return rows_for(payload(name, quick=quick, progress=progress))
+    memo, progress = resolve(memo, progress)
+    entry = reproduce.get(name)
+    params = entry.params(**{**entry.paper, **(entry.quick if quick else {})})
+    start = time.perf_counter()
+    try:
+        result = memo(entry.run)(params, progress=progress)
+    except FetchError:   # the data is not here: the payload says so and which file would serve
+        return rows_for(reproduce.payload(name, quick=quick))
+    return rows_for(reproduce._payload(name, entry, params, result, time.perf_counter() - start, quick))
+
+
+#: the environment variable naming the folder of ``ikviz reproduce claims --full``'s results, read by :func:`run`
+FULL_RESULTS = "IKVIZ_FULL_RESULTS"
+
+
+def stored_rows(name: str, out_dir=None) -> list[Row] | None:
+    """The rows of reproduction ``name`` from a finished full-size run in ``out_dir``, or None.
+
+    ``out_dir`` defaults to ``$IKVIZ_FULL_RESULTS``. Only a result under the
+    params and code the reproduction would run now counts
+    (:func:`ikviz.reproduce.stored`); its rows say ``size`` "full".
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> stored_rows("hubness", tempfile.mkdtemp()) is None
+    True
+    """
+    import os
+
+    from .reproduce import stored
+
+    folder = out_dir or os.environ.get(FULL_RESULTS)
+    numbers = stored(name, folder) if folder else None
+    return None if numbers is None else rows_for(numbers)
 
 
 @dataclass(frozen=True)
 class Params:
-    """Which claims to check and at which size."""
+    """Which claims to check and at which size.
+
+    ``full_dir``: a folder of ``ikviz reproduce claims --full`` results (default
+    ``$IKVIZ_FULL_RESULTS``); a reproduction finished there at full size under
+    the current params and code gives its full-size rows, the others run at
+    ``quick`` size (each row's ``size`` says which).
+    """
 
     quick: bool = True
     papers: tuple[str, ...] = ()   # empty: every paper
+    full_dir: str = ""
 
 
 @dataclass(frozen=True)
@@ -721,8 +824,10 @@ def run(params: Params = Params(), *, memo: Memo | None = None, progress: Progre
     """Check every claim (of ``params.papers``) by running the reproductions they read.
 
     Each reproduction is one block of ``memo``, so a page shows the rows of one
-    as soon as it is done and never runs it twice. Claims on data not
-    obtainable here come last, as "data not available here".
+    as soon as it is done and never runs it twice; one finished at full size in
+    ``params.full_dir`` (or ``$IKVIZ_FULL_RESULTS``) is read back instead, and
+    its rows say "full". Claims on data not obtainable here come last, as
+    "data not available here".
 
     Examples
     --------
@@ -736,8 +841,9 @@ def run(params: Params = Params(), *, memo: Memo | None = None, progress: Progre
     rows = []
     for i, name in enumerate(names):
         step = within(progress, i / len(names), (i + 1) / len(names), name)
-        rows += [r for r in memo(check_reproduction)(name, params.quick, progress=step)
-                 if not params.papers or r.paper in params.papers]
+        found = stored_rows(name, params.full_dir or None) if params.quick else None
+        found = found if found is not None else memo(check_reproduction)(name, params.quick, progress=step)
+        rows += [r for r in found if not params.papers or r.paper in params.papers]
     rows += unavailable_rows(params.papers)
     progress(1.0, "done")
     return Result(params, rows, time.perf_counter() - start)
@@ -793,50 +899,113 @@ def write(rows: list[Row], out_dir, quick: bool = False) -> dict:
     return {"json": json_path, "html": html_path}
 
 
-def reproduce_all(out_dir, quick: bool = False, echo=print, names: list[str] | None = None):
+def _reproduce_one(name: str, out_dir, quick: bool, progress=None) -> dict:
+    """One reproduction into ``out_dir`` (resumed at full size): its paths, payload and wall seconds."""
+    from . import reproduce
+
+    start = time.perf_counter()
+    paths = reproduce.reproduce(name, out_dir, quick=quick, resume=not quick, progress=progress)
+    return {**paths, "wall": time.perf_counter() - start}
+
+
+def _side_by_side(pending: list[str], out_dir, quick: bool, workers: int, scheduler: str | None):
+    """Yield ``(name, outcome or exception)`` as each of ``pending`` finishes on a Dask cluster.
+
+    :func:`ikviz.scale.cluster.connect` gives the cluster (a ``LocalCluster`` of
+    ``workers`` single-threaded processes, or ``scheduler``'s); each reproduction
+    is one task, written into ``out_dir`` by the worker that runs it.
+    """
+    from distributed import as_completed
+
+    from .scale.cluster import connect
+
+    with connect(scheduler, n_workers=workers, quiet=True) as client:
+        futures = {client.submit(_reproduce_one, name, str(out_dir), quick, key=f"reproduce-{name}", pure=False): name
+                   for name in pending}
+        for future in as_completed(futures):
+            try:
+                yield futures[future], future.result()
+            except Exception as exc:   # reported with the reproduction's name, like a run in this process
+                yield futures[future], exc
+
+
+def reproduce_all(out_dir, quick: bool = False, echo=print, names: list[str] | None = None, *,
+                  workers: int = 1, scheduler: str | None = None, progress_for=None):
     """Run every registered reproduction into ``out_dir``; write ``claims.json``/``claims.html`` and ``index.html``.
 
     The claims are checked on the numbers just computed, so ``ikviz reproduce
     claims`` and ``ikviz reproduce all`` run each reproduction once. At full
-    size (``quick`` False) a reproduction whose ``NAME.json`` is already in
-    ``out_dir`` at full size is read back, not recomputed (a run can resume).
+    size (``quick`` False, ``ikviz reproduce claims --full``) the run resumes: a
+    reproduction whose ``NAME.json`` in ``out_dir`` holds the fingerprint of the
+    params and code it would run now (:func:`ikviz.reproduce.stored`) is read
+    back, not recomputed, and each finished one is written at once (whole, or
+    not at all), so an interrupted run loses only the reproduction under way.
+    ``echo`` hears one line as each starts and ends (``[i/n] name: ...``), with
+    its wall time; ``progress_for(name)`` may return a ``progress(fraction,
+    text)`` for a run in this process. ``workers`` above 1 (or a ``scheduler``
+    address) runs the pending reproductions side by side on a Dask cluster
+    (:func:`ikviz.scale.cluster.connect`), one task each.
 
     Examples
     --------
     >>> reproduce_all("out", quick=True, names=["hubness"])   # doctest: +SKIP
     """
-    import json
     from pathlib import Path
 
     from .html import Link, Section, write_report
     from . import reproduce
 
     out = Path(out_dir)
-    rows, checked = [], []
-    for name in names or reproduce.names():
-        start = time.perf_counter()
-        done = out / f"{name}.json"
-        resumed = not quick and done.is_file() and json.loads(done.read_text()).get("quick") is False
-        if resumed:
-            numbers = json.loads(done.read_text())
-            paths = {"json": done, "html": out / f"{name}.html"}
+    out.mkdir(parents=True, exist_ok=True)
+    order = list(names or reproduce.names())
+    unknown = [n for n in order if n not in reproduce.names()]
+    if unknown:
+        raise ValueError(f"unknown reproduction(s) {', '.join(unknown)}; choose among: {', '.join(reproduce.names())}.")
+    outcomes: dict[str, dict | Exception] = {}
+    pending = []
+    for i, name in enumerate(order, start=1):
+        done = None if quick else reproduce.stored(name, out)
+        if done is not None:
+            outcomes[name] = {"json": out / f"{name}.json", "html": out / f"{name}.html", "payload": done,
+                              "resumed": True, "wall": 0.0}
+            echo(f"[{i}/{len(order)}] {name}: read back (done at full size before, same params and code; "
+                 f"{done.get('seconds') or 0:.1f} s then)")
         else:
-            try:
-                paths = reproduce.reproduce(name, out, quick=quick)
-            except Exception as exc:   # one broken reproduction must not hide the others' rows: reported, then raised
-                echo(f"{name}: failed: {type(exc).__name__}: {exc}")
-                checked += [_row(c, Finding(f"not measured: {type(exc).__name__}: {exc}", "does not reproduce"),
-                                 {"quick": quick}, measured=False) for c in claims(name)]
-                continue
-            numbers = paths["payload"]
-        seconds = time.perf_counter() - start
+            pending.append(name)
+    if pending and (workers > 1 or scheduler):
+        echo(f"running {len(pending)} reproduction(s) side by side on a Dask cluster "
+             f"({scheduler or f'{workers} local worker processes'})")
+        finished = _side_by_side(pending, out, quick, workers, scheduler)
+    else:
+        def one_by_one():
+            for name in pending:
+                echo(f"[{order.index(name) + 1}/{len(order)}] {name}: running at {'quick' if quick else 'full'} size")
+                try:
+                    yield name, _reproduce_one(name, out, quick, progress_for(name) if progress_for else None)
+                except Exception as exc:   # one broken reproduction must not hide the others' rows
+                    yield name, exc
+        finished = one_by_one()
+    for name, outcome in finished:
+        outcomes[name] = outcome
+        tag = f"[{order.index(name) + 1}/{len(order)}] {name}"
+        if isinstance(outcome, Exception):
+            echo(f"{tag}: failed: {type(outcome).__name__}: {outcome}")
+        else:
+            echo(f"{tag}: {outcome['wall']:.1f} s -> {outcome['json'].name}, {outcome['html'].name}")
+    rows, checked = [], []
+    for name in order:
+        outcome = outcomes[name]
+        if isinstance(outcome, Exception):
+            checked += [_row(c, Finding(f"not measured: {type(outcome).__name__}: {outcome}", "does not reproduce"),
+                             {"quick": quick}, measured=False) for c in claims(name)]
+            continue
+        numbers = outcome["payload"]
         checked += rows_for(numbers)
-        echo(f"{name}: {seconds:.1f} s{' (read back: done at full size before)' if resumed else ''} -> "
-             f"{paths['json'].name}, {paths['html'].name}")
         entry = reproduce.get(name)
         rows.append({"experiment": name, "reproduces": entry.source, "what": entry.description,
-                     "figure": Link("figure", paths["html"].name), "numbers": Link("numbers", paths["json"].name),
-                     "seconds": round(numbers.get("seconds") or seconds, 1)})
+                     "figure": Link("figure", outcome["html"].name), "numbers": Link("numbers", outcome["json"].name),
+                     "seconds": round(numbers.get("seconds") or outcome["wall"], 1),
+                     "read back": "yes" if outcome.get("resumed") else ""})
     checked += unavailable_rows()
     claim_paths = write(checked, out, quick=quick)
     missing = [r.key for r in checked if not r.measured]

@@ -16,18 +16,35 @@ def _reproduce(args) -> int:
             entry = registry.get(name)
             print(f"{name:<22} {entry.source:<30} {entry.description}")
         return 0
+    if args.quick and args.full:
+        print("ikviz reproduce: choose --quick (reduced sizes) or --full (the papers' sizes), not both.",
+              file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print(f"ikviz reproduce: --workers must be at least 1; got {args.workers}.", file=sys.stderr)
+        return 2
     if args.name in ("all", "claims"):  # one pass: every experiment, then the claims checked on its numbers
         try:
             from .claims import reproduce_all  # claims sit above reproduce (which never imports them)
 
-            index = reproduce_all(args.out, quick=args.quick)
-        except RuntimeError as exc:
+            def echo(line):
+                print(line, flush=True)
+
+            only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
+            index = reproduce_all(args.out, quick=args.quick, echo=echo, names=only, workers=args.workers,
+                                  scheduler=args.scheduler,
+                                  progress_for=lambda name: _ConsoleProgress(sys.stderr, prefix=f"  {name} "))
+        except ValueError as exc:
+            print(f"ikviz reproduce: {exc}", file=sys.stderr)
+            return 2
+        except (RuntimeError, ConnectionError) as exc:
             print(f"ikviz reproduce: {exc}", file=sys.stderr)
             return 1
         print(f"wrote {index}")
         return 0
     try:
-        paths = registry.reproduce(args.name, args.out, quick=args.quick)
+        paths = registry.reproduce(args.name, args.out, quick=args.quick, resume=args.full,
+                                   progress=_ConsoleProgress(sys.stderr))
     except ValueError as exc:
         print(f"ikviz reproduce: {exc}", file=sys.stderr)
         return 2
@@ -38,15 +55,15 @@ def _reproduce(args) -> int:
 class _ConsoleProgress:
     """``progress(fraction, text)`` printed as one line per stage (and every 10 %) on ``stream``."""
 
-    def __init__(self, stream):
-        self.stream, self.text, self.tenth = stream, None, -1
+    def __init__(self, stream, prefix: str = ""):
+        self.stream, self.text, self.tenth, self.prefix = stream, None, -1, prefix
 
     def __call__(self, fraction: float, text: str = "") -> None:
         stage = text.split(":")[0]
         tenth = int(fraction * 10)
         if stage != self.text or tenth > self.tenth:
             self.text, self.tenth = stage, tenth
-            print(f"[{fraction:4.0%}] {text}", file=self.stream, flush=True)
+            print(f"{self.prefix}[{fraction:4.0%}] {text}", file=self.stream, flush=True)
 
 
 def _check_roles(args) -> tuple:
@@ -172,6 +189,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--list", action="store_true", help="list the experiments and the figures they reproduce")
     rep.add_argument("--out", default="ikviz-out", help="output folder (default: ikviz-out)")
     rep.add_argument("--quick", action="store_true", help="reduced sizes, for a fast check")
+    rep.add_argument("--full", action="store_true",
+                     help="the papers' sizes where the data is here (the default without --quick); resumable: a "
+                          "reproduction already in --out under the same params and code is read back, not rerun")
+    rep.add_argument("--workers", type=int, default=1,
+                     help="all/claims: run the reproductions side by side on a local Dask cluster of this many "
+                          "worker processes (default 1: one after the other, in this process)")
+    rep.add_argument("--only", default=None, help="all/claims: only these reproductions (comma-separated names)")
+    rep.add_argument("--scheduler", default=None,
+                     help="all/claims: run the reproductions on the Dask cluster at this address (tcp://HOST:PORT)")
     rep.set_defaults(func=_reproduce)
 
     chk = sub.add_parser("check", help="run the Your data checks on a file; write one HTML report",

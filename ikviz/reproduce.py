@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .data.fetch import FetchError
-from .html import Section, write_report
+from .html import Section
 
 
 @dataclass(frozen=True)
@@ -425,24 +425,124 @@ def _unavailable(name: str, quick: bool, overrides: dict, exc: Exception) -> dic
                         "params": dataclasses.asdict(params), "unavailable": str(exc)})
 
 
-def reproduce(name: str, out_dir: str | Path, quick: bool = False, **overrides) -> dict[str, Path]:
+def _params(name: str, quick: bool, overrides: dict):
+    entry = get(name)
+    return entry, entry.params(**{**entry.paper, **(entry.quick if quick else {}), **overrides})
+
+
+def fingerprint(name: str, params) -> dict:
+    """What a finished result of ``name`` depends on: a digest of its ``params`` and one of its code.
+
+    The code digest covers the module of the reproduction's ``run`` and of its
+    ``numbers`` with every ikviz module they import, directly or through others
+    (:func:`ikviz.store.fingerprint.module_fingerprint`: docstrings, comments and
+    layout left out); a ``numbers`` defined in this registry counts by its own
+    code only, so registering another reproduction recomputes nothing. The
+    figures are not part of it (the numbers do not depend on them).
+
+    Examples
+    --------
+    >>> from ikviz.reproduce import fingerprint, get
+    >>> a = fingerprint("hubness", get("hubness").params(n=200))
+    >>> a == fingerprint("hubness", get("hubness").params(n=200)), a == fingerprint("hubness", get("hubness").params(n=300))
+    (True, False)
+    >>> sorted(a)
+    ['code', 'params']
+    """
+    import hashlib
+
+    from .store.fingerprint import _digest_code, module_fingerprint
+
+    entry = get(name)
+    code = hashlib.blake2b(digest_size=16)
+    for fn in (entry.run, entry.numbers):
+        fn = getattr(fn, "__wrapped__", fn)
+        module = getattr(fn, "__module__", None)
+        if module and module != __name__:
+            code.update(f"{module}:{module_fingerprint(module)};".encode())
+        elif getattr(fn, "__code__", None) is not None:
+            _digest_code(fn.__code__, code)
+    settings = json.dumps(to_jsonable(dataclasses.asdict(params)), sort_keys=True)
+    return {"params": hashlib.blake2b(settings.encode(), digest_size=16).hexdigest(), "code": code.hexdigest()}
+
+
+def stored(name: str, out_dir: str | Path, quick: bool = False, **overrides) -> dict | None:
+    """The numbers of ``name`` finished earlier in ``out_dir`` under the same params and code, or None.
+
+    A result counts only if its ``NAME.json`` holds the :func:`fingerprint` of
+    the params it would run now (the paper's size unless ``quick``, with
+    ``overrides``) and of the code as it is now; anything else (no file, a
+    file cut short, other params, changed code, data that was not here) is
+    None, and the reproduction is run again.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from ikviz.reproduce import reproduce, stored
+    >>> out = tempfile.mkdtemp()
+    >>> stored("hubness", out, quick=True, n=200, d_values=(3, 20)) is None
+    True
+    >>> done = reproduce("hubness", out, quick=True, n=200, d_values=(3, 20))
+    >>> stored("hubness", out, quick=True, n=200, d_values=(3, 20))["skewness"] == done["payload"]["skewness"]
+    True
+    >>> stored("hubness", out, quick=True, n=300, d_values=(3, 20)) is None
+    True
+    """
+    path = Path(out_dir) / f"{name}.json"
+    try:
+        numbers = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(numbers, dict) or numbers.get("quick") is not bool(quick) or numbers.get("unavailable"):
+        return None
+    _, params = _params(name, quick, overrides)
+    return numbers if numbers.get("fingerprint") == fingerprint(name, params) else None
+
+
+def _write_atomic(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file in the same folder: a reader sees all of it or none."""
+    import os
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def reproduce(name: str, out_dir: str | Path, quick: bool = False, *, resume: bool = False, progress=None,
+              **overrides) -> dict[str, Path]:
     """Run experiment ``name`` and write ``NAME.json`` and ``NAME.html`` into ``out_dir``.
 
-    The returned dict also holds the numbers under ``"payload"``.
+    The returned dict also holds the numbers under ``"payload"``. Both files
+    are written whole or not at all (a temporary file, then renamed), and the
+    JSON holds the :func:`fingerprint` of its params and code. With
+    ``resume``, a result already in ``out_dir`` under the same fingerprint is
+    read back instead of recomputed (``"resumed"`` is then True).
+    ``progress(fraction, text)`` hears the run's progress.
     """
+    from .html import report_html
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    json_path = out / f"{name}.json"
+    json_path, html_path = out / f"{name}.json", out / f"{name}.html"
+    if resume:
+        done = stored(name, out, quick, **overrides)
+        if done is not None:
+            return {"json": json_path, "html": html_path, "payload": done, "resumed": True}
     try:
-        entry, params, result, seconds = execute(name, quick, **overrides)
+        entry, params, result, seconds = execute(name, quick, progress=progress, **overrides)
     except FetchError as exc:   # the data is not here: say so and which file would serve, draw nothing
         numbers = _unavailable(name, quick, overrides, exc)
-        json_path.write_text(json.dumps(numbers, indent=1))
-        html_path = write_report(out / f"{name}.html", name, f"Not run: {exc}", [])
-        return {"json": json_path, "html": html_path, "payload": numbers}
-    numbers = _payload(name, entry, params, result, seconds, quick)
-    json_path.write_text(json.dumps(numbers, indent=1))
-    html_path = write_report(out / f"{name}.html", name, f"{entry.description} — reproduces {entry.source}.",
-                             [Section("Figures", figures=list(entry.figures(result)))],
-                             meta={"size": "quick" if quick else "full", "seconds": round(seconds, 1)})
-    return {"json": json_path, "html": html_path, "payload": numbers}
+        _write_atomic(json_path, json.dumps(numbers, indent=1))
+        _write_atomic(html_path, report_html(name, f"Not run: {exc}", []))
+        return {"json": json_path, "html": html_path, "payload": numbers, "resumed": False}
+    numbers = {**_payload(name, entry, params, result, seconds, quick), "fingerprint": fingerprint(name, params)}
+    html = report_html(name, f"{entry.description} — reproduces {entry.source}.",
+                       [Section("Figures", figures=list(entry.figures(result)))],
+                       {"size": "quick" if quick else "full", "seconds": round(seconds, 1)})
+    _write_atomic(html_path, html)
+    _write_atomic(json_path, json.dumps(numbers, indent=1))   # last: a JSON on disk means both are there
+    return {"json": json_path, "html": html_path, "payload": numbers, "resumed": False}

@@ -303,6 +303,8 @@ def test_ting2018_table2_needs_laplacian_highest_and_isolation_lowest_on_every_d
 def test_a_full_size_run_resumes_reading_back_what_is_done(tmp_path, monkeypatch):
     done = {"experiment": "hubness", "quick": False, "seconds": 12.0, "params": {"n": 1000, "d_values": [3, 100]},
             "skewness": {"gk": {"3": 0.3, "100": 2.5}, "ik": {"3": 0.2, "100": 0.8}}}
+    entry = reproduce.get("hubness")   # read back only under the params and code it would run now
+    done["fingerprint"] = reproduce.fingerprint("hubness", entry.params(**entry.paper))
     (tmp_path / "hubness.json").write_text(json.dumps(done))
 
     def refuse(*args, **kwargs):
