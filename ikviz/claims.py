@@ -384,39 +384,6 @@ def _wang2017_clustering(n):
                           "not run (the paper's numbers)", judged, float(acc["RandLocal"][0]))
 
 
-def _wang2017_outliers(n):
-    """RandLocal's features give a better k-NN outlier AUC than the raw ones, under each k (the paper gives none)."""
-    auc = number(n, "auc")
-    verdicts = {f"k = {k}": direction(v["RandLocal"] - v["RAW"]) for k, v in auc.items()}
-    text = "; ".join(f"k = {k}: AUC RAW {fmt(v['RAW'], 3)}, RandLocal {fmt(v['RandLocal'], 3)}" for k, v in auc.items())
-    return Finding.judged(f"{text} ({n.get('n_outliers', '?')} outliers in {n.get('n', '?')} rows)",
-                          readings("k of the k-NN distance score", verdicts))
-
-
-def _by_value(table: dict) -> dict[float, float]:
-    return {float(k): float(v) for k, v in table.items()}
-
-
-def _wang2017_sets(n):
-    """With T the Micro-F1 first rises, then stays (T = 200 to 400 gives good performance)."""
-    f1 = _by_value(number(n, "micro_f1_by_sets"))
-    ts = sorted(f1)
-    parts = {f"rises from T = {ts[0]:g} to 400": direction((f1[400.0] - f1[ts[0]]) / 100, None, tol=0.001)}
-    beyond = [t for t in ts if t > 400]
-    if beyond:
-        parts["stable beyond T = 400"] = "holds" if abs(f1[max(beyond)] - f1[400.0]) <= 0.5 else "does not reproduce"
-    return Finding.judged("Micro-F1 by T: " + ", ".join(f"{t:g}: {f1[t]:.2f}" for t in ts)
-                          + ("" if beyond else " (no T above 400 at this size: 'stable' not tested)"),
-                          all_parts(parts), f1[400.0])
-
-
-def _wang2017_epsilon(n):
-    """ε = 0 is not as good as ε = 1e-5."""
-    f1 = _by_value(number(n, "micro_f1_by_epsilon"))
-    return Finding("Micro-F1 by ε: " + ", ".join(f"{e:g}: {v:.2f}" for e, v in sorted(f1.items())),
-                   direction((f1[1e-5] - f1[0.0]) / 100, None, tol=0.001), f1[1e-5])
-
-
 CLAIMS: tuple[Claim, ...] = (
     Claim("ting2018-fig2", "ting2018", "Fig. 2 (d ∈ 10–50, ψ ∈ 16–256)",
           "Figure 2 shows that the RMSE between the two kernels is small for all values of ψ and d.",
@@ -565,24 +532,6 @@ CLAIMS: tuple[Claim, ...] = (
           "obtainable here); RBF kernel k-means, DAE and SDAE are not re-run.",
           "clustering?data=digits&alg=kmeans",
           "{clustering} (MNIST test set, 10,000 digits), {max_rows} sampled", ("kmeans_repeats", "anchors_grid")),
-    Claim("wang2017-fig4", "wang2017", "Fig. 4, SPAMBASE, outlier AUC",
-          "The result shows the strong ability of RandLocal in handling outliers.",
-          "figure only: RandLocal's AUC above the raw features'", "wang2017-outliers", _wang2017_outliers,
-          "k-NN distance score on min-max scaled features; the paper gives no k, so each k is a reading; ALOI, "
-          "KDDCup99 and PageBlock are not here.", "classification?data=spambase",
-          "{dataset}, {max_rows} rows (None: all 4,601)", ("n_sets", "epsilon", "repeats", "ks")),
-    Claim("wang2017-fig5-T", "wang2017", "Fig. 5, T",
-          "Generally, with the increment of T, the performance tends to first increase then become stable.",
-          "figure only: Micro-F1 rises with T, then flat (T ≈ 200-400 good)", "wang2017-sensitivity",
-          _wang2017_sets, "Linear SVM on RandLocal features, Micro-F1; one dataset (IJCNN), sampled.",
-          "classification?data=ijcnn1-10k", "{dataset} (49,990 rows), {max_rows} sampled, {folds}-fold CV",
-          ("sets",)),
-    Claim("wang2017-fig5-eps", "wang2017", "Fig. 5, ε",
-          "When we set ε = 0 ... the performance is not as good as the performance when ε is 1e-5.",
-          "figure only: ε = 0 below ε = 1e-5", "wang2017-sensitivity", _wang2017_epsilon,
-          "A gain of 0.1 Micro-F1 point or more counts (the figure gives no size).",
-          "classification?data=ijcnn1-10k", "{dataset} (49,990 rows), {max_rows} sampled, {folds}-fold CV",
-          ("epsilons",)),
     Claim("wang2017-tables5-6-gisette", "wang2017", "Tables 5-6, GISETTE, k-means",
           "RandLocal significantly outperforms RBF Kernel, DAE and SDAE [and RAW].",
           "ACC RAW .6842, RandLocal .8322; NMI RAW .1219, RandLocal .3652", "", None,

@@ -261,29 +261,6 @@ def _randlocal() -> Entry:
                  paper={"classification": "ijcnn1", "clustering": "mnist-test", "anchors_grid": (8, 32, 128, 512)})
 
 
-def _wang2017_sensitivity() -> Entry:
-    from .experiments import paper_wang2017 as exp
-    from .plots import paper_wang2017 as plots
-
-    return Entry("wang2017-sensitivity", "wang2017 Fig. 5",
-                 "Micro-F1 of a linear SVM on RandLocal features over the paper's ε grid (T = 400) and T grid "
-                 "(ε = 1e-4), k-fold CV, on the full ijcnn1 training file (fetched), sampled",
-                 exp.SensitivityParams, exp.run_sensitivity, plots.sensitivity_figures, plots.sensitivity_numbers,
-                 quick={"epsilons": (0.0, 1e-5, 1e-4, 0.1), "sets": (50, 200, 400), "max_rows": 2000, "folds": 2})
-
-
-def _wang2017_outliers() -> Entry:
-    from .experiments import paper_wang2017 as exp
-    from .plots import paper_wang2017 as plots
-
-    return Entry("wang2017-outliers", "wang2017 Fig. 4 (SPAMBASE)",
-                 "k-NN distance outlier score on raw and RandLocal features (ε = 1e-4, T = 400), AUC, on SPAMBASE "
-                 "(1,813 spam rows as outliers), for k = 5, 10, 20 (the paper does not give k); ALOI, KDDCup99 "
-                 "and PageBlock are not here; RBF, DAE and SDAE are not re-run",
-                 exp.OutlierParams, exp.run_outliers, plots.outlier_figures, plots.outlier_numbers,
-                 quick={"repeats": 2, "max_rows": 2000})
-
-
 # name -> factory; factories import lazily so `ikviz --help` stays fast
 _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "density-adaptivity": _density_adaptivity,
@@ -296,9 +273,7 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
                                               "instability": _instability,
                                               "hubness": _hubness,
                                               "indexing": _indexing,
-                                              "randlocal": _randlocal,
-                                              "wang2017-sensitivity": _wang2017_sensitivity,
-                                              "wang2017-outliers": _wang2017_outliers}
+                                              "randlocal": _randlocal}
 
 
 # name -> module: a reproduction that says everything about itself in ikviz/experiments/<module>.py
@@ -306,7 +281,9 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
 _MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth",
                             "ting2018-svm": "paper_ting2018_svm",
                             "ting2018-density": "paper_ting2018_density",
-                            "ting2021-table2": "paper_ting2021_table2"}
+                            "ting2021-table2": "paper_ting2021_table2",
+                            "wang2017-sensitivity": "paper_wang2017_sensitivity",
+                            "wang2017-outliers": "paper_wang2017_outliers"}
 
 
 def _declared(name: str) -> Entry:
