@@ -81,7 +81,14 @@ class _KernelOnline(_OnlineClassifier):
     _parameter_constraints: dict = {"gamma": [Interval(Real, 0, np.inf, closed="neither")]}
     _STATE = _OnlineClassifier._STATE + ("_support", "_alpha", "_age", "_lab", "_kinv", "_n_sv", "_state",
                                          "_rng")
-    _max_budget = MAX_BUDGET
+    #: scikit-learn's check of training accuracy (> 0.83 after one fit) is not for learners whose budget
+    #: forgets at random: one pass of RBP, Forgetron or BSGD-R with a small budget falls short of it
+    _poor_score = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = self._poor_score
+        return tags
 
     # ------------------------------------------------------------------ model
     @property
@@ -293,6 +300,7 @@ class RBPClassifier(_KernelOnline):
     """
 
     _algo = _budget.RBP
+    _poor_score = True
     _parameter_constraints: dict = {**_BUDGETED, "random_state": ["random_state"]}
 
     def __init__(self, budget=100, gamma=_LU2016_GAMMA, random_state=None):
@@ -567,6 +575,10 @@ class BSGDClassifier(_KernelOnline):
         self.lam = lam
         self.maintenance = maintenance
         self.random_state = random_state
+
+    @property
+    def _poor_score(self):
+        return self.maintenance == "remove"
 
     def _start(self, classes) -> None:
         super()._start(classes)
