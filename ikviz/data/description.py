@@ -1,0 +1,382 @@
+"""One plain description of the data a computation wants, resolved through one registry of loaders and one of steps.
+
+A :class:`Data` names its *source* (a generator, a bundled or a fetched data
+set: the names of :func:`ikviz.data.load`), the generator's options, a seed and
+an ordered tuple of named preparation :class:`Step`\\ s. :func:`resolve` turns it
+into arrays: the source's loader in :data:`LOADERS` gives ``(X, y)``, then each
+step of :data:`STEPS` runs in the order declared (scaling before subsampling
+is not subsampling before scaling). An experiment states what it wants::
+
+    Data("iris", seed=3, steps=("rescale", step("subsample", n=100)))
+
+and never loads or scales by itself, so two views that state the same
+description show the same rows, and the description is the cache key
+(a frozen dataclass of plain values).
+
+The steps:
+
+``subsample``
+    at most ``n`` rows, drawn without replacement with ``seed`` (the
+    description's unless given), kept in their original order;
+``minmax``
+    each feature to [0, 1] by :func:`sklearn.preprocessing.minmax_scale`
+    (what ``load(scale="minmax")`` has always done);
+``standard``
+    each feature to zero mean and unit variance (:func:`sklearn.preprocessing.scale`);
+``rescale``
+    each feature to [``low``, ``high``] (default [0, 1]) by the overflow-safe
+    formula of ting2021 App. B (halves first, clipped; constant features go to
+    ``low``; all constant is an error). It differs from ``minmax`` in the last
+    bit of some values, which is why both are kept: each view's numbers stay
+    what they were;
+``origin``
+    append the origin as one more point, labelled ``label`` (default -1), and
+    note its row in :attr:`Prepared.origin`;
+``split``
+    hold out ``test_size`` of the rows (default 0.2), stratified, with ``seed``
+    (scikit-learn's ``train_test_split``);
+``fresh-test``
+    a test sample drawn from the same generator with ``seed`` and the
+    generator options given (e.g. ``n=20000``);
+``minmax-train``
+    min-max scaling fitted on the training rows only, the test rows clipped to
+    ``clip`` (default (-0.5, 1.5));
+``tsne``
+    the 2-D openTSNE embedding (perplexity 30, ``seed``) scaled to [-1, 1]²
+    (ting2018 Fig. 4c-d's view of real data);
+``read-only``
+    C-contiguous arrays that refuse writes (safe to share between threads).
+
+Examples
+--------
+>>> from ikviz.data.description import Data, resolve, step
+>>> d = Data("iris", seed=3, steps=("rescale", step("subsample", n=100)))
+>>> got = resolve(d)
+>>> got.X.shape, float(got.X.min()), float(got.X.max())
+((100, 4), 0.0, 1.0)
+>>> resolve(Data("w-gaussians", options={"n_per_cluster": 5, "w": 2}, steps=("origin",))).y.tolist()
+[0, 0, 0, 0, 0, 1, 1, 1, 1, 1, -1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from .clusters import dense_sparse_clusters
+from .density_ratio import density_ratio
+from .real import dataset_names, load_dataset
+from .synthetic import four_quadrants, uniform, w_gaussians
+
+__all__ = ["Data", "LOADERS", "Prepared", "STEPS", "Step", "loader", "resolve", "step"]
+
+
+# ------------------------------------------------------------------------------------------- loaders
+def _uniform(seed, n=2000, d=2, **options):
+    X = uniform(n, d, seed=seed, **options)
+    return X, np.zeros(len(X), dtype=np.int64)
+
+
+def _quadrants(seed, counts=(1600, 400, 400, 100)):
+    return four_quadrants(tuple(counts), seed=seed)
+
+
+def _w_gaussians(seed, n_per_cluster=500, w=1, **options):
+    return w_gaussians(n_per_cluster, w=w, seed=seed, **options)
+
+
+def _density_ratio(seed, n=500, ratio=10.0, shape="uniform", **options):
+    # shape: "uniform" squares (the default, as before) or "gaussian" classes (ikviz.data.density_ratio)
+    return density_ratio(n, ratio, seed=seed, shape=shape, **options)
+
+
+def _clusters(seed, d=10, n_per_cluster=1000, **options):
+    return dense_sparse_clusters(d, n_per_cluster, seed=seed, **options)
+
+
+def _real(name, seed, **options):
+    if options:
+        raise TypeError(f"the real data set {name!r} takes no options; got {sorted(options)}.")
+    return load_dataset(name)
+
+
+#: the generators: name -> function(seed, **options) -> (X, y)
+GENERATORS: dict[str, Callable] = {
+    "uniform": _uniform,
+    "four-quadrants": _quadrants,
+    "w-gaussians": _w_gaussians,
+    "density-ratio": _density_ratio,
+    "dense-sparse-clusters": _clusters,
+}
+#: every source a :class:`Data` may name -> function(seed, **options) -> (X, y): the generators, then the
+#: bundled data sets, then the paper-size ones (fetched or joined; read only when resolved)
+LOADERS: dict[str, Callable] = {
+    **GENERATORS,
+    **{name: partial(_real, name) for name in dataset_names() + dataset_names(fetched=True) if name not in GENERATORS},
+}
+
+
+def canonical_name(name: str) -> str:
+    """``name`` in the one naming scheme: lower case, hyphens (``w_gaussians`` -> ``w-gaussians``).
+
+    Old links with underscores keep working through this.
+
+    Examples
+    --------
+    >>> from ikviz.data import canonical_name
+    >>> canonical_name("W_Gaussians")
+    'w-gaussians'
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a non-empty string; got {name!r}.")
+    return name.strip().lower().replace("_", "-")
+
+
+def loader(name: str) -> Callable:
+    """The loader of source ``name`` (any spelling :func:`canonical_name` accepts), from :data:`LOADERS`.
+
+    Examples
+    --------
+    >>> from ikviz.data.description import loader
+    >>> X, y = loader("W_Gaussians")(0, n_per_cluster=3, w=2)
+    >>> X.shape
+    (6, 4)
+    """
+    key = canonical_name(name)
+    if key not in LOADERS:
+        raise ValueError(f"name must be one of {list(LOADERS)}; got {name!r}.")
+    return LOADERS[key]
+
+
+# ----------------------------------------------------------------------------------- what is resolved
+@dataclass
+class Prepared:
+    """The arrays a :class:`Data` resolves to.
+
+    ``X_test`` and ``y_test`` are set by a ``split`` or ``fresh-test`` step
+    (``X`` and ``y`` are then the training rows); ``origin`` is the row of the
+    point an ``origin`` step appended.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    X_test: np.ndarray | None = None
+    y_test: np.ndarray | None = None
+    origin: int | None = None
+
+
+# -------------------------------------------------------------------------------------------- steps
+def _subsample(got: Prepared, data: Data, *, n: int, seed: int | None = None) -> Prepared:
+    if isinstance(n, bool) or not isinstance(n, Integral) or n < 1:
+        raise ValueError(f"subsample's n must be an integer >= 1; got {n!r}.")
+    if len(got.X) <= n:
+        return got
+    keep = np.sort(np.random.default_rng(data.seed if seed is None else seed).choice(len(got.X), int(n),
+                                                                                     replace=False))
+    return replace(got, X=got.X[keep], y=got.y[keep])
+
+
+def _minmax(got: Prepared, data: Data) -> Prepared:
+    from sklearn.preprocessing import minmax_scale
+
+    return replace(got, X=minmax_scale(got.X))
+
+
+def _standard(got: Prepared, data: Data) -> Prepared:
+    from sklearn.preprocessing import scale
+
+    return replace(got, X=scale(got.X))
+
+
+def _rescale(got: Prepared, data: Data, *, low: float = 0.0, high: float = 1.0) -> Prepared:
+    if not low < high:
+        raise ValueError(f"rescale needs low < high; got low={low!r}, high={high!r}.")
+    X = got.X
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    half_span = hi / 2 - lo / 2  # halves first: hi - lo overflows for columns spanning more than the float range
+    live = half_span > 0
+    if not np.any(live):
+        raise ValueError("every feature is constant, so all points are identical; there is nothing to scale.")
+    unit = np.zeros_like(X)
+    unit[:, live] = np.clip((X[:, live] / 2 - lo[live] / 2) / half_span[live], 0.0, 1.0)
+    return replace(got, X=unit if (low, high) == (0.0, 1.0) else low + (high - low) * unit)
+
+
+def _origin(got: Prepared, data: Data, *, label: int = -1) -> Prepared:
+    X = np.vstack([got.X, np.zeros((1, got.X.shape[1]))])
+    return replace(got, X=X, y=np.append(got.y, label), origin=len(X) - 1)
+
+
+def _split(got: Prepared, data: Data, *, test_size: float = 0.2, seed: int | None = None) -> Prepared:
+    from sklearn.model_selection import train_test_split
+
+    X, X_test, y, y_test = train_test_split(got.X, got.y, test_size=test_size, stratify=got.y,
+                                            random_state=data.seed if seed is None else seed)
+    return replace(got, X=X, y=y, X_test=X_test, y_test=y_test)
+
+
+def _fresh_test(got: Prepared, data: Data, *, seed: int, **options) -> Prepared:
+    if data.source not in GENERATORS:
+        raise ValueError(f"a fresh test sample needs a generator; {data.source!r} is a data set: use 'split'.")
+    X_test, y_test = _arrays(*GENERATORS[data.source](seed, **{**dict(data.options), **options}))
+    return replace(got, X_test=X_test, y_test=y_test)
+
+
+def _minmax_train(got: Prepared, data: Data, *, clip: tuple[float, float] = (-0.5, 1.5)) -> Prepared:
+    from sklearn.preprocessing import MinMaxScaler
+
+    if got.X_test is None:
+        raise ValueError("minmax-train scales on the training rows: put a 'split' or 'fresh-test' step before it.")
+    scaler = MinMaxScaler().fit(got.X)
+    return replace(got, X=scaler.transform(got.X), X_test=np.clip(scaler.transform(got.X_test), *clip))
+
+
+def _tsne(got: Prepared, data: Data, *, seed: int | None = None) -> Prepared:
+    from openTSNE import TSNE
+    from sklearn.preprocessing import minmax_scale
+
+    if len(got.X) < 10:
+        raise ValueError(f"n must be at least 10 points for a t-SNE view; got {len(got.X)}.")
+    seed = data.seed if seed is None else seed
+    Z = np.asarray(TSNE(n_components=2, perplexity=30, random_state=int(seed), n_jobs=2).fit(got.X))
+    return replace(got, X=minmax_scale(Z, feature_range=(-1, 1)))
+
+
+def _read_only(got: Prepared, data: Data) -> Prepared:
+    out = {}
+    for name in ("X", "y", "X_test", "y_test"):
+        a = getattr(got, name)
+        if a is not None:
+            a = np.ascontiguousarray(a)
+            a.flags.writeable = False
+            out[name] = a
+    return replace(got, **out)
+
+
+#: step name -> function(prepared, data, **options) -> prepared; see the module docstring
+STEPS: dict[str, Callable] = {
+    "subsample": _subsample,
+    "minmax": _minmax,
+    "standard": _standard,
+    "rescale": _rescale,
+    "origin": _origin,
+    "split": _split,
+    "fresh-test": _fresh_test,
+    "minmax-train": _minmax_train,
+    "tsne": _tsne,
+    "read-only": _read_only,
+}
+
+
+def _pairs(options: Mapping | tuple, what: str) -> tuple[tuple[str, Any], ...]:
+    """Options as a sorted tuple of (name, value) pairs: hashable, one spelling for one meaning."""
+    items = options.items() if isinstance(options, Mapping) else options
+    pairs = []
+    for name, value in items:
+        if isinstance(value, list):
+            value = tuple(value)
+        pairs.append((str(name), value))
+    names = [n for n, _ in pairs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{what} names an option twice: {names}.")
+    return tuple(sorted(pairs))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named preparation step of :data:`STEPS` and its options (see :func:`step`)."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self):
+        if self.name not in STEPS:
+            raise ValueError(f"unknown step {self.name!r}; choose one of {list(STEPS)}.")
+        object.__setattr__(self, "options", _pairs(self.options, f"step {self.name!r}"))
+
+
+def step(name: str, **options) -> Step:
+    """The preparation step ``name`` with ``options``.
+
+    Examples
+    --------
+    >>> from ikviz.data.description import step
+    >>> step("subsample", n=100, seed=3)
+    Step(name='subsample', options=(('n', 100), ('seed', 3)))
+    """
+    return Step(name, options)
+
+
+@dataclass(frozen=True)
+class Data:
+    """Which data, and prepared how: a source of :data:`LOADERS`, its options, a seed and ordered steps.
+
+    Parameters
+    ----------
+    source : str
+        A generator, bundled or fetched data set (any spelling :func:`canonical_name` accepts).
+    seed : int, default=0
+        The generator's seed, and the seed of the steps that draw without one of their own.
+    options : mapping or tuple of pairs, default=()
+        The generator's own parameters (``n``, ``d``, ``w``, ``n_per_cluster``...); kept as sorted pairs.
+    steps : tuple of str or Step, default=()
+        Run in this order; a bare name is the step without options.
+
+    Examples
+    --------
+    >>> from ikviz.data.description import Data
+    >>> Data("W_Gaussians", options={"w": 2}, steps=("minmax",))
+    Data(source='w-gaussians', seed=0, options=(('w', 2),), steps=(Step(name='minmax', options=()),))
+    """
+
+    source: str
+    seed: int = 0
+    options: tuple[tuple[str, Any], ...] = ()
+    steps: tuple[Step, ...] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "source", canonical_name(self.source))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, Integral) or self.seed < 0:
+            raise ValueError(f"seed must be an integer >= 0; got {self.seed!r}.")
+        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "options", _pairs(self.options, f"data {self.source!r}"))
+        if isinstance(self.steps, (str, Step)):
+            raise ValueError(f"steps must be a tuple of steps; got {self.steps!r} (write ({self.steps!r},)).")
+        object.__setattr__(self, "steps", tuple(s if isinstance(s, Step) else Step(s) for s in self.steps))
+
+
+def _arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
+    return np.asarray(X, dtype=np.float64), np.asarray(y)
+
+
+def resolve(data: Data) -> Prepared:
+    """The arrays ``data`` describes: its source's loader, then each step in the order declared.
+
+    Parameters
+    ----------
+    data : Data
+
+    Returns
+    -------
+    Prepared
+        ``X`` (float64) and ``y``, and what the steps added (test rows, the origin's row).
+
+    Examples
+    --------
+    >>> from ikviz.data.description import Data, resolve, step
+    >>> got = resolve(Data("density-ratio", seed=1, options={"n": 100},
+    ...                    steps=(step("split", test_size=0.25),)))
+    >>> got.X.shape, got.X_test.shape
+    ((75, 2), (25, 2))
+    """
+    if not isinstance(data, Data):
+        raise TypeError(f"resolve takes a Data description; got {type(data).__name__}.")
+    got = Prepared(*_arrays(*loader(data.source)(data.seed, **dict(data.options))))
+    for s in data.steps:
+        got = STEPS[s.name](got, data, **dict(s.options))
+    return got
