@@ -23,13 +23,13 @@ import pandas as pd
 MISSING = ("", "?", "NA", "N/A", "n/a", "NaN", "nan", "null", "NULL", "None", "#N/A")
 DELIMITERS = (",", ";", "\t", "|")
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
-MAX_DENSE_BYTES = 512 * 1024**2   # a table larger than this as float64 is refused
-# bounds checked before a file is read (issue 31 item 3): each refusal names the file, what and the limit
-MAX_COLUMNS = 10_000              # columns of a CSV header, an Excel sheet or a Parquet schema
-MAX_LINE_CHARS = 4 * 1024**2      # characters in one line of a text file
-MAX_SHEET_CELLS = 2_000_000       # cells in an Excel sheet's used range (its <dimension>)
-MAX_UNZIPPED_BYTES = 256 * 1024**2  # an .xlsx (a zip) decompressed
-MAX_PATH_CHARS = 4096             # a typed path (the longest most file systems allow)
+# bounds checked before a file is read (issue 31 item 3), said once in ikviz/_limits.py (the Dask reader of
+# ikviz scale checks the same): each refusal names the file, what and the limit. Read here as module globals.
+from .._limits import (MAX_COLUMNS, MAX_DENSE_BYTES, MAX_LIBSVM_INDEX, MAX_LINE_CHARS, MAX_PATH_CHARS,  # noqa: F401
+                       MAX_SHEET_CELLS, MAX_UNZIPPED_BYTES, check_path_text, libsvm_index_too_large, line_too_long,
+                       MAX_PARQUET_FOOTER, longest_line, parquet_footer_size, parquet_footer_too_large,
+                       parquet_too_large, too_many_columns)
+from .._limits import mb as _mb, who as _who
 _SAMPLE_CHARS = 1 << 16
 _SAMPLE_LINES = 2000
 
@@ -81,47 +81,15 @@ def as_bytes(raw: bytes | str) -> bytes:
     return raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
 
 
-def _mb(n: float) -> str:
-    return f"{n / 1024**2:.1f} MB" if n < 1024**3 else f"{n / 1024**3:.1f} GB"
-
-
-def _who(filename: str | None) -> str:
-    """How a refusal names the file: ``"mine.csv: "`` (nothing without a name)."""
-    return f"{filename}: " if filename else ""
-
-
-def check_path_text(path: str) -> str:
-    r"""``path`` as typed, refused with a clear ``ValueError`` when it cannot be a path (NUL, too long).
-
-    Examples
-    --------
-    >>> from ikviz.data._parse import check_path_text
-    >>> check_path_text("a\x00b")
-    Traceback (most recent call last):
-    ...
-    ValueError: The path holds a NUL character (\x00); no file name can. Type the path again.
-    """
-    text = str(path)
-    if "\x00" in text:
-        raise ValueError("The path holds a NUL character (\\x00); no file name can. Type the path again.")
-    if len(text) > MAX_PATH_CHARS:
-        raise ValueError(f"The path is {len(text):,} characters long, over the {MAX_PATH_CHARS:,} a path may "
-                         "have. Type a shorter path.")
-    return text
 
 
 def check_line_length(raw: bytes, filename: str | None) -> None:
     """Refuse a text file with a line over :data:`MAX_LINE_CHARS` before any parser sees it."""
     if len(raw) <= MAX_LINE_CHARS:
         return
-    b = np.frombuffer(raw, dtype=np.uint8)
-    ends = np.flatnonzero((b == 10) | (b == 13))
-    gaps = np.diff(np.concatenate(([-1], ends, [len(b)])))
-    longest = int(gaps.max()) - 1
+    longest, where = longest_line(raw)
     if longest > MAX_LINE_CHARS:
-        where = int(np.sum(b[:ends[np.argmax(gaps) - 1] + 1] == 10)) + 1 if np.argmax(gaps) > 0 else 1
-        raise ValueError(f"{_who(filename)}line {where:,} is {longest:,} bytes long, over the limit of "
-                         f"{MAX_LINE_CHARS:,} bytes a line may have. Is this a table with one row per line?")
+        raise ValueError(line_too_long(filename, where, longest, MAX_LINE_CHARS))
 
 
 # ------------------------------------------------------------------ format and encoding
@@ -198,10 +166,9 @@ def parse_libsvm(text: str, fp: str, notes: list[str], missing: str = "error", f
     if "qid:" in text:
         notes.append("Query ids (qid:) ignored: each line is one row.")
     huge = re.search(r"(?:^|\s)(\d{10,}):", text)
-    if huge and int(huge.group(1)) >= 2**31 - 1:
+    if huge and int(huge.group(1)) > MAX_LIBSVM_INDEX:
         line = text.count("\n", 0, huge.start(1)) + 1
-        raise ValueError(f"{_who(filename)}feature index {int(huge.group(1)):,} on line {line:,} is over the "
-                         f"limit of {2**31 - 2:,} (LIBSVM indices are 32-bit). Renumber the features from 1.")
+        raise ValueError(libsvm_index_too_large(filename, int(huge.group(1)), line))
     try:
         X, y = load_svmlight_file(io.BytesIO(text.encode("utf-8")), dtype=np.float64)
     except (ValueError, OverflowError) as exc:
@@ -450,8 +417,7 @@ def parse_csv(text: str, raw: bytes, encoding: str, fp: str, notes: list[str], f
     first_line = next((ln for ln in text[:MAX_LINE_CHARS + 2].splitlines() if ln.strip()), lines[0])
     n_header = _count_fields(first_line, delim)
     if n_header > MAX_COLUMNS:
-        raise ValueError(f"{_who(filename)}the header row has {n_header:,} columns, over the limit of "
-                         f"{MAX_COLUMNS:,}. Keep fewer columns and upload it again.")
+        raise ValueError(too_many_columns(filename, n_header, MAX_COLUMNS)[:-1] + " and upload it again.")
     src = (lambda: io.BytesIO(raw)) if encoding == "utf-8" else (lambda: io.StringIO(text))
     enc = "utf-8-sig" if encoding == "utf-8" else None
     common = {"sep": delim, "encoding": enc, "index_col": False, "keep_default_na": False,
@@ -622,8 +588,8 @@ def parse_xlsx(raw: bytes, fp: str, notes: list[str], sheet: str | None = None,
         raise ValueError(f"The {which} ({sheet!r}) of the workbook is empty. Put the table (a header row, then one "
                          "row per sample) on it, or pick another sheet, and upload it again.")
     if table.shape[1] > MAX_COLUMNS:
-        raise ValueError(f"{_who(filename) or 'The workbook: '}sheet {sheet!r} has {table.shape[1]:,} columns, over "
-                         f"the limit of {MAX_COLUMNS:,}.")
+        raise ValueError(too_many_columns(filename or "The workbook", table.shape[1], MAX_COLUMNS,
+                                          where=f"sheet {sheet!r}"))
     if len(names_of) > 1:
         notes.append(f"Read the sheet {sheet!r}, one of {len(names_of)}: {', '.join(map(repr, names_of[:10]))}. "
                      "Pick another sheet to read that one.")
@@ -654,6 +620,9 @@ def _datetime_columns(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def parse_parquet(raw: bytes, fp: str, notes: list[str], filename: str | None = None) -> Parsed:
+    footer = parquet_footer_size(raw)
+    if footer is not None and footer > MAX_PARQUET_FOOTER:
+        raise ValueError(parquet_footer_too_large(filename, footer, MAX_PARQUET_FOOTER))
     try:
         import pyarrow.parquet as pq
 
@@ -661,16 +630,14 @@ def parse_parquet(raw: bytes, fp: str, notes: list[str], filename: str | None = 
     except Exception as exc:  # noqa: BLE001
         raise ValueError(f"This could not be read as a Parquet file ({exc}). Write it again (e.g. "
                          "DataFrame.to_parquet) or save it as CSV.") from None
-    who = _who(filename) or "The Parquet file: "
     n_rows, n_cols = int(meta.num_rows), int(meta.num_columns)
     unpacked = sum(meta.row_group(g).total_byte_size for g in range(meta.num_row_groups))
     if n_cols > MAX_COLUMNS:
-        raise ValueError(f"{who}{n_cols:,} columns, over the limit of {MAX_COLUMNS:,}.")
+        raise ValueError(too_many_columns(filename or "The Parquet file", n_cols, MAX_COLUMNS, where="its schema"))
     if n_rows * max(n_cols, 1) * 8 > MAX_DENSE_BYTES or unpacked > MAX_DENSE_BYTES:
-        raise ValueError(f"{who}{n_rows:,} rows x {n_cols:,} columns in {meta.num_row_groups:,} row group(s) "
-                         f"({_mb(max(unpacked, n_rows * max(n_cols, 1) * 8))} as a table), over the "
-                         f"{_mb(MAX_DENSE_BYTES)} an upload may take in memory. Keep fewer rows or columns, or "
-                         "read it as a big file on the server (Dask).")
+        raise ValueError(parquet_too_large(filename, n_rows, n_cols, meta.num_row_groups,
+                                           max(unpacked, n_rows * max(n_cols, 1) * 8), MAX_DENSE_BYTES)
+                         + " Keep fewer rows or columns, or read it as a big file on the server (Dask).")
     try:
         table = pq.read_table(io.BytesIO(raw))
     except Exception as exc:  # noqa: BLE001
