@@ -243,6 +243,54 @@ def probe_similarities(counts, sparse_pair, dense_pair, *, psi: int, t: int, gam
     return out
 
 
+#: per IK variant: a fit's cost at t partitionings is t * (a + b * psi + c * psi**2), and the cells of m points
+#: cost m * t * d(psi): the steps of a view report progress in proportion to these (measured on this machine,
+#: psi 4..512, t 300..1000, 2,500 points: each within a factor 2 of its measured share of a view's time)
+_FIT_COST = {"ik_anne": (80.0, 1.0, 0.0), "ik_inne": (200.0, 1.0, 1 / 32), "ik_iforest": (300.0, 1.5, 0.0),
+             "ik_iforest_full": (400.0, 2.0, 0.0)}
+
+
+def fit_cost(kernel: str, psi: int, t: int) -> float:
+    """A fit's relative cost (the unit of :func:`cells_cost`): what progress reports are weighted by.
+
+    The data-independent kernels fit nothing (a token cost of 1).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import fit_cost
+    >>> fit_cost("ik_inne", 512, 300) > 10 * fit_cost("ik_anne", 512, 300)  # iNNE's radii: psi**2 per partitioning
+    True
+    >>> fit_cost("rbf", 512, 300)
+    1.0
+    """
+    if kernel not in _FIT_COST:
+        return 1.0
+    a, b, c = _FIT_COST[kernel]
+    return float(t) * (a + b * psi + c * psi * psi)
+
+
+def cells_cost(kernel: str, psi: int, t: int, m: int) -> float:
+    """The relative cost of the cells of ``m`` points (nearest centre or leaf in each of ``t`` partitionings).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import cells_cost, fit_cost
+    >>> round(cells_cost("ik_anne", 32, 1000, 81 * 81) / fit_cost("ik_anne", 32, 1000))  # a contour grid's cells
+    19
+    """
+    if kernel not in _FIT_COST:
+        return m / 100.0
+    per = psi / 100.0 if kernel in ("ik_anne", "ik_inne") else np.log2(max(psi, 2)) / 60.0
+    return float(m) * t * per
+
+
+def _weighted(progress: Progress, costs: list[float]):
+    """Report step ``i`` of steps costing ``costs`` at the share of the total cost before it: ``step(i, text)``."""
+    total = float(sum(costs)) or 1.0
+    starts = np.concatenate([[0.0], np.cumsum(costs)]) / total
+    return lambda i, text: progress(float(starts[i]), text)
+
+
 def margin_curve(counts, sparse_pair, dense_pair, *, psis, t: int, seeds: int, seed: int,
                  memo: Memo | None = None, progress: Progress | None = None) -> dict:
     """Sparse-pair minus dense-pair similarity over psi, per IK variant, over ``seeds`` seeds.
@@ -256,15 +304,18 @@ def margin_curve(counts, sparse_pair, dense_pair, *, psis, t: int, seeds: int, s
     out = {"psi": [int(p) for p in psis]}
     kernels = ("ik_anne", "ik_inne", "ik_iforest", "ik_iforest_full", "laplacian_psi")
     spec = quadrant_spec(counts, seed)  # same data; only the kernel's seed varies
+    step = _weighted(progress, [fit_cost(kernel, int(psi), t) for kernel in kernels for psi in psis
+                                for _ in range(seeds)])
     for k, kernel in enumerate(kernels):
         values = np.empty((len(psis), seeds))
         for i, psi in enumerate(psis):
-            progress((k * len(psis) + i) / (len(kernels) * len(psis)), f"{KERNELS[kernel][0]}: ψ = {psi}")
             for j in range(seeds):
+                step((k * len(psis) + i) * seeds + j, f"{KERNELS[kernel][0]}: ψ = {psi}")
                 s, d = surfaces.similarity(kernel, spec, A, B, psi=int(psi), t=t, gamma=1.0, seed=seed + j,
                                            memo=memo)
                 values[i, j] = s - d
         out[kernel] = values
+    progress(1.0, "done")
     return out
 
 
@@ -346,14 +397,16 @@ def rmse_grid(ds=(10, 20, 30, 40, 50), psis=(16, 32, 64, 128, 256), *, n: int = 
     """
     memo, progress = resolve(memo, progress)
     out = {"d": list(ds), "psi": list(psis), "laplacian": {}, "rbf": {}, "rbf_gamma": {}}
-    total = len(ds) * len(psis) * len(methods)
+    # a cell's cost: its fit, the cells of its n points and their n x n similarities, growing with d
+    step = _weighted(progress, [(fit_cost(m, psi, t) + cells_cost(m, psi, t, n) + n * n * t / 1000) * (0.6 + d / 50)
+                                for m in methods for d in ds for psi in psis])
     done = 0
     for method in methods:
         for key in ("laplacian", "rbf", "rbf_gamma"):
             out[key][method] = np.empty((len(ds), len(psis)))
         for i, d in enumerate(ds):
             for j, psi in enumerate(psis):
-                progress(done / total, f"{KERNELS[method][0]}: d = {d}, ψ = {psi}")
+                step(done, f"{KERNELS[method][0]}: d = {d}, ψ = {psi}")
                 cell = memo(rmse_cell)(d, psi, method=method, n=n, t=t, seed=seed)
                 for key in ("laplacian", "rbf", "rbf_gamma"):
                     out[key][method][i, j] = cell[key]
@@ -373,14 +426,23 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     spec = quadrant_spec(p.counts, p.seed)
     ref = (float(p.ref_x), float(p.ref_y))
     maps = {}
-    for i, k in enumerate(("ik_anne", "ik_iforest", "laplacian_psi", "rbf")):
-        progress(0.1 * i, f"{KERNELS[k][0]}: contours")
+    kernels = ("ik_anne", "ik_iforest", "laplacian_psi", "rbf")
+    costs = _contours_cost(p, kernels)
+    costs.append(sum(fit_cost(k, p.psi, p.t) for k in PAIR_KERNELS if k not in kernels))  # probe pairs
+    costs.append(sum(fit_cost(k, int(psi), p.margin_t) for k in PAIR_KERNELS for psi in p.margin_psis)
+                 * p.margin_seeds)  # margin curve
+    costs.append(sum(fit_cost(k, p.psi, p.t) for k in IK_VARIANTS if k not in kernels))  # density scatter
+    starts = np.concatenate([[0.0], np.cumsum(costs)]) / sum(costs)
+    for i, k in enumerate(kernels):
+        progress(starts[i], f"{KERNELS[k][0]}: contours")
         maps[k] = memo(surfaces.surface)(k, spec, **surface_settings(p, ref))
+    progress(starts[4], "probe pairs")
     pairs = memo(probe_similarities)(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t, gamma=p.gamma,
                                      seed=p.seed)
     margins = memo(margin_curve)(p.counts, p.sparse_pair, p.dense_pair, psis=p.margin_psis, t=p.margin_t,
-                                 seeds=p.margin_seeds, seed=p.seed, progress=within(progress, 0.4, 0.9, "margin"))
-    progress(0.9, "similarity against density")
+                                 seeds=p.margin_seeds, seed=p.seed,
+                                 progress=within(progress, starts[5], starts[6], "margin"))
+    progress(starts[6], "similarity against density")
     density = memo(similarity_vs_density)(p.counts, psi=p.psi, t=p.t, distance=p.pair_distance,
                                           n_pairs=p.n_pairs, k=p.density_k, seed=p.seed)
     progress(1.0, "done")
@@ -403,10 +465,16 @@ class ContoursResult:
     warnings: list = field(default_factory=list)        # problems with the probe pairs
 
 
+def _contours_cost(p: Params, kernels) -> list[float]:
+    """The relative cost of each kernel's contours (:func:`fit_cost` and :func:`cells_cost` of the grid)."""
+    return [fit_cost(k, p.psi, p.t) + cells_cost(k, p.psi, p.t, p.grid * p.grid) for k in kernels]
+
+
 def _contours(p: Params, spec: tuple, kernels, ref, memo, progress, cells: bool) -> ContoursResult:
     maps, parts = {}, {}
+    step = _weighted(progress, _contours_cost(p, kernels))
     for i, k in enumerate(kernels):
-        progress(i / len(kernels), f"{KERNELS[k][0]}: contours")
+        step(i, f"{KERNELS[k][0]}: contours")
         maps[k] = memo(surfaces.surface)(k, spec, **surface_settings(p, ref))
         if cells and k in surfaces.IK_KERNELS:
             parts[k] = memo(surfaces.partition_cells)(k, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
@@ -426,9 +494,12 @@ def run_quadrants(p: Params = Params(), *, memo: Memo | None = None,
     """
     memo, progress = resolve(memo, progress)
     spec = quadrant_spec(p.counts, p.seed)
-    result = _contours(p, spec, QUADRANT_ROWS[0] + QUADRANT_ROWS[1], (float(p.ref_x), float(p.ref_y)), memo,
-                       within(progress, 0.0, 0.8), p.cells)
-    progress(0.8, "probe pairs")
+    kernels = QUADRANT_ROWS[0] + QUADRANT_ROWS[1]
+    contours = sum(_contours_cost(p, kernels))  # the probe pairs fit only the variants the contours did not
+    share = contours / (contours + sum(fit_cost(k, p.psi, p.t) for k in PAIR_KERNELS if k not in kernels))
+    result = _contours(p, spec, kernels, (float(p.ref_x), float(p.ref_y)), memo, within(progress, 0.0, share),
+                       p.cells)
+    progress(share, "probe pairs")
     result.pairs = memo(probe_similarities)(p.counts, p.sparse_pair, p.dense_pair, psi=p.psi, t=p.t,
                                             gamma=p.gamma, seed=p.seed)
     result.warnings = check_probes(p.sparse_pair, p.dense_pair)

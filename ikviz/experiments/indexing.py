@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -36,8 +36,8 @@ from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
 from .._validation import check_dense_size
-from ..data import dense_sparse_clusters, w_gaussians
-from ..data.real import dataset_names, load_dataset
+from ..data import Data, step
+from ..data.real import dataset_names
 from ..measures import k_nearest, k_nearest_blocks, precision_at_k
 from ..measures.similarities import fit_similarity, sub_seed
 from ..registry import isolation_kernel
@@ -99,27 +99,28 @@ class Result:
     rows: dict[str, dict] = field(default_factory=dict)
 
 
-def load(dataset: str, n_max: int = 2000, d: int = 10000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The dataset's points (min-max scaled to [0, 1] per feature for real data) and labels, at most ``n_max`` rows."""
+def describe(dataset: str, n_max: int = 2000, d: int = 10000, seed: int = 0) -> Data:
+    """The data searched: real data rescaled to [0, 1] per feature, then at most ``n_max`` rows (read-only).
+
+    Scaled before subsampling (each feature's range is the whole set's), the subsample drawn with its own seed.
+    """
     if dataset == "gaussians":
-        X, y = dense_sparse_clusters(d, 1000, seed=seed)
+        data = Data("dense-sparse-clusters", seed=seed, options={"d": d, "n_per_cluster": 1000})
     elif dataset == "w-gaussians":
-        X, y = w_gaussians(1000, w=5000, seed=seed)
+        data = Data("w-gaussians", seed=seed, options={"n_per_cluster": 1000, "w": 5000})
     elif dataset in dataset_names() or dataset in dataset_names(fetched=True):  # fetched: ting2021 Table 2's MNIST
-        X, y = load_dataset(dataset)
-        X = np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)
-        span = X.max(axis=0) - X.min(axis=0)
-        X = (X - X.min(axis=0)) / np.where(span > 0, span, 1.0)
+        data = Data(dataset, seed=seed, steps=("rescale",))
     else:
         raise ValueError(f"unknown dataset {dataset!r}; choose one of {dataset_choices()}.")
     if isinstance(n_max, bool) or not isinstance(n_max, (int, np.integer)) or n_max < 10:
         raise ValueError(f"n_max must be an integer >= 10; got {n_max!r}.")
-    if X.shape[0] > n_max:
-        keep = np.sort(np.random.default_rng(sub_seed(seed, 11)).choice(X.shape[0], n_max, replace=False))
-        X, y = X[keep], y[keep]
-    X = np.ascontiguousarray(X)
-    X.flags.writeable = False
-    return X, np.asarray(y)
+    return replace(data, steps=data.steps + (step("subsample", n=int(n_max), seed=sub_seed(seed, 11)), "read-only"))
+
+
+def load(dataset: str, n_max: int = 2000, d: int = 10000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The points and labels :func:`describe` names."""
+    got = describe(dataset, n_max, d, seed).resolve()
+    return got.X, got.y
 
 
 def ik_map(dataset: str, *, n_max: int, d: int, seed: int, psi: int = 16, t: int = 200,
@@ -265,6 +266,37 @@ def precision(method: str, dataset: str, *, n_max: int, d: int, seed: int, k: in
     return {"precision": precision_at_k(neighbours, y), "tie_share": float(ties.mean())}
 
 
+#: seconds per n^2 * dims of one exact search pass, and of a precision@k pass per n^2 (this machine, 2026-11):
+#: only their ratios matter, as the share of the progress bar each step gets
+_PASS_S, _PRECISION_S = 2e-9, 3.5e-7
+
+
+def step_costs(methods, n: int, d: int, psi: int, t: int) -> list[tuple[float, float]]:
+    """Each method's (search, precision) cost in rough seconds: the weights of its progress reports.
+
+    A search pass costs about n^2 times the dimensions searched (the ball tree barely prunes in
+    high dimension): ``d`` for the raw and normalised points, t·ψ for IK's dense map, t / 3 for the sparse
+    one (t non-zeros a row, measured). Passes under ``REPEAT_BELOW_S`` are repeated. The precision of both
+    IK paths is computed once.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.indexing import step_costs
+    >>> costs = step_costs(("distance", "ik_sparse", "ik_dense", "lk"), 1000, 22, 16, 200)
+    >>> max(range(4), key=lambda i: sum(costs[i]))  # IK's dense map: 3,200 dimensions through a ball tree
+    2
+    """
+    out, seen = [], set()
+    for m in methods:
+        dims = {"ik_dense": t * psi, "ik_sparse": t / 3}.get(m, d)
+        one = 2 * _PASS_S * n * n * dims  # brute force and the ball tree
+        passes = min(REPEATS, max(1, int(np.ceil(REPEAT_BELOW_S / max(one / 2, 1e-9)))))
+        shared = _PRECISION_OF[m]
+        out.append((one * passes + 0.05, 0.0 if shared in seen else _PRECISION_S * n * n + 0.05))
+        seen.add(shared)
+    return out
+
+
 def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Result:
     """Runtimes and precision@k of every method on the chosen dataset (each method's a block of ``memo``)."""
     memo, progress = resolve(memo, progress)
@@ -274,10 +306,12 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     X, y = memo(load)(p.dataset, p.n_max, p.d, p.seed)
     result = Result(p, X.shape[0], X.shape[1], int(np.unique(y).size))
     common = dict(n_max=p.n_max, d=p.d, seed=p.seed)
+    costs = [c for pair in step_costs(p.methods, X.shape[0], X.shape[1], p.psi, p.t) for c in pair]
+    starts = np.concatenate([[0.0], np.cumsum(costs)]) / sum(costs)  # each step's share of the bar: its cost
     for i, m in enumerate(p.methods):
-        progress(i / len(p.methods), f"{METHODS[m]}: brute force and ball tree (one thread each)")
+        progress(starts[2 * i], f"{METHODS[m]}: brute force and ball tree (one thread each)")
         row = dict(memo(method_times)(m, p.dataset, psi=p.psi, t=p.t, k=p.k, leaf_size=p.leaf_size, **common))
-        progress((i + 0.5) / len(p.methods), f"{METHODS[m]}: precision@{p.k}")
+        progress(starts[2 * i + 1], f"{METHODS[m]}: precision@{p.k}")
         prec = memo(precision)(_PRECISION_OF[m], p.dataset, k=p.k, psi=p.psi, t=p.t, **common)
         row[f"precision_at_{p.k}"] = prec["precision"]
         row["tie_share"] = prec["tie_share"]

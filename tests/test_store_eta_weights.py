@@ -1,0 +1,57 @@
+"""The heavy views report progress in proportion to their steps' cost (issue 32 item 4: an ETA within 2x).
+
+The store's ETA reads the rate of progress; a step that takes most of the time but gets a small share of the
+bar makes it wrong by that share (benchmarks/store_eta.py measures the ETA itself, with real times).
+"""
+
+import numpy as np
+
+from ikviz.experiments import density, indexing
+
+
+def _reports(fn, *args, **kwargs):
+    seen = []
+    fn(*args, progress=lambda f, text="": seen.append((float(f), text)), **kwargs)
+    return seen
+
+
+def test_margin_curve_gives_inne_at_large_psi_its_share():
+    p = density.Params(n_dense=100, n_medium=50, n_sparse=25)
+    psis = (4, 64, 512)
+    seen = _reports(density.margin_curve, p.counts, p.sparse_pair, p.dense_pair, psis=psis, t=20, seeds=2,
+                    seed=0)
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    # iNNE's radii cost psi**2 per partitioning: its two fits at psi 512 are most of the curve's cost
+    at = [i for i, (_, text) in enumerate(seen) if text.startswith(density.KERNELS["ik_inne"][0]) and "512" in text]
+    assert len(at) == 2
+    share = seen[at[-1] + 1][0] - seen[at[0]][0]
+    assert share > 0.4, share  # equal weights (what was there) gave 2 of 15 steps: 0.13
+
+
+def test_quadrant_progress_skips_the_free_kernels():
+    seen = _reports(density.run_quadrants, density.Params(n_dense=100, n_medium=50, n_sparse=25, t=50, grid=11))
+    by_text = dict((text, f) for f, text in seen)
+    lap = by_text[f"{density.KERNELS['laplacian_psi'][0]}: contours"]
+    rbf = by_text[f"{density.KERNELS['rbf'][0]}: contours"]
+    assert rbf - lap < 0.01  # L_psi's contours cost nothing next to an IK variant's
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+
+
+def test_grid_progress_grows_with_psi():
+    seen = _reports(density.rmse_grid, ds=(2,), psis=(2, 64), n=20, t=10, methods=("ik_anne",))
+    (f0, _), (f1, _), (f_end, _) = seen
+    assert f0 == 0.0 and f_end == 1.0 and f1 < 0.5  # the cell at psi 64 costs more than the one at psi 2
+
+
+def test_indexing_steps_weighted_by_the_dimensions_searched():
+    costs = indexing.step_costs(("distance", "ik_sparse", "ik_dense", "lk"), 1000, 22, 16, 200)
+    total = sum(map(sum, costs))
+    # measured (2026-11-26, ijcnn1-10k, n 1000): the dense IK map's ball tree took 13 of 17 s
+    assert 0.6 < sum(costs[2]) / total < 0.9
+    assert costs[2][1] == 0.0  # both IK paths share one precision computation
+    seen = _reports(indexing.run, indexing.Params(dataset="ijcnn1-10k", n_max=200, psi=4, t=20))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    steps = np.diff(fractions)
+    assert steps.min() == 0.0 and steps.max() > 1.5 * np.median(steps)  # the shared precision costs nothing
