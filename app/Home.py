@@ -54,5 +54,6 @@ tour.bar()
 try:
     page.run()
     figures.finish_page()  # presentation mode: the pager over the page's figures, now that they are counted
+    tour.finish()  # a tour step's number, from the result the page just drew
 finally:  # also when a rerun cut this one short: no value is left over for the next run's link
     ui.write_link()  # the controls' values into the URL, in one message (a page that stops early: ui.stop)

@@ -147,6 +147,55 @@ def live_number(step: tours.Step):
     return None
 
 
+#: session state: where the step's own number goes (filled by :func:`finish` once the page has drawn its result)
+NUMBER_SLOT_KEY = "_tour_number_slot"
+
+
+def page_params(step: tours.Step):
+    """``(run, params)`` of the step's view at the settings the page has now (this run's link values), or
+    ``(None, None)`` for a page outside :mod:`ikviz.views`."""
+    import ui
+    from ikviz.params import from_query
+
+    view = step.view()
+    if view is None:
+        return None, None
+    values = {**{k: st.query_params.get(k) for k in st.query_params}, **st.session_state.get(ui._LINK_KEY, {})}
+    params, _notes = from_query(view.params, values)
+    return view.run, params
+
+
+def step_number(step: tours.Step) -> str | None:
+    """ikviz's number at this step, from the very result the page drew (the store's ``run(params)`` at the page's
+    settings): None while it is not computed, or when the step has none."""
+    run, params = page_params(step)
+    if run is None:
+        return None
+    found, result = store.get_store().peek(run, params)
+    return step.number(result, params) if found else None
+
+
+def _never_ask(step: tours.Step) -> None:
+    """A tour step's view computes on arrival, heavy or not: the lecturer's link is the request (``store.compute``
+    asks before a heavy run only once per session and key)."""
+    run, params = step.run_params()
+    if run is not None:
+        st.session_state.setdefault(store._ASKED_KEY, set()).add(store.get_store().key_of(run, (params,), {}))
+
+
+def finish() -> None:
+    """After the page ran (Home.py): the step's number into its place in the bar, from the result just drawn."""
+    slot = st.session_state.pop(NUMBER_SLOT_KEY, None)
+    found = current()
+    if slot is None or found is None:
+        return
+    tour, i = found
+    step = tour.steps[i]
+    number = step_number(step)
+    if number is not None:
+        slot.markdown(f"**ikviz, these settings:** {number}")
+
+
 #: environment variable: the address students reach the app at (``https://ikviz.example.org``), when the server
 #: cannot tell it (behind a proxy, or opened on the lecturer's laptop as localhost)
 PUBLIC_URL_ENV = "IKVIZ_PUBLIC_URL"
@@ -286,23 +335,26 @@ def leave() -> None:
     st.session_state.pop(PINNED_KEY, None)
     st.session_state.pop(_APPLIED_KEY, None)
     st.session_state.pop(CONTROL_SLOT_KEY, None)
+    st.session_state.pop(NUMBER_SLOT_KEY, None)
 
 
 def _numbers(step: tours.Step, *, presenting: bool) -> None:
-    """The paper's number and ikviz's (once the Claims page has checked the claim)."""
+    """The paper's number and ikviz's from the result the page draws below (never typed, never another run's):
+    at once when the store holds it, else once the page has computed it (:func:`finish`)."""
     if not step.published:
         return
-    row = live_number(step)
-    ours = f" · **ikviz** ({'reduced size' if row.quick else 'full size'}): {row.ikviz} · *{row.verdict}*" \
-        if row is not None else ""
-    if presenting:
-        st.markdown(f"**Paper:** {step.published}{ours}")
-        return
     st.markdown(f"**Paper:** {step.published}")
-    if ours:
-        st.markdown(ours[3:])
-    else:
-        st.caption("ikviz's number appears here once the Claims page has checked this claim.")
+    slot = st.empty()
+    number = step_number(step)
+    if number is not None:
+        slot.markdown(f"**ikviz, these settings:** {number}")
+    elif step.says or step.claim:
+        st.session_state[NUMBER_SLOT_KEY] = slot
+    if not presenting and step.claim:
+        row = live_number(step)
+        if row is not None:
+            st.caption(f"Claims page: *{row.verdict}* ({row.size} size, its own settings; "
+                       f"[its result]({row.page})).")
 
 
 def _navigation(tour: tours.Tour, i: int) -> None:
@@ -348,6 +400,8 @@ def bar() -> None:
     tour, i = found
     step, n = tour.steps[i], len(tour.steps)
     _apply(tour, i)
+    _never_ask(step)
+    st.session_state.pop(NUMBER_SLOT_KEY, None)
     st.session_state[PINNED_KEY] = step.control
     projecting = presenting()
     with st.container(border=True, key="ikviz-tour-bar"):

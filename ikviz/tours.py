@@ -49,6 +49,13 @@ class Step:
     matching claim of :mod:`ikviz.claims`, if any. A page that is not in
     :mod:`ikviz.views` takes ``settings`` as link values.
 
+    ikviz's own number is never typed: :meth:`number` fills ``says``, a
+    template, from the result the page draws (``{r.…}`` the view's result,
+    ``{t[name][column]}`` the row of its table for that kernel or method), or,
+    without a template, gives the claim's own check of that result where the
+    view computes the claim's reproduction (the Claims row's text at the
+    settings the page shows).
+
     Examples
     --------
     >>> from ikviz.tours import TOURS
@@ -66,6 +73,37 @@ class Step:
     claim: str | None = None
     section: str | None = None
     fig: int | None = None
+    says: str | None = None
+
+    def number(self, result, params=None) -> str | None:
+        """ikviz's number at this step, from ``result``: the step's view computed at ``params`` (the page's
+        settings; the step's own by default). None when the step has no number to say.
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> step = Step("density", says="IK {r.pairs[ik][sparse]:.2f} vs {r.pairs[ik][dense]:.2f}")
+        >>> step.number(SimpleNamespace(pairs={"ik": {"sparse": 0.382, "dense": 0.294}}))
+        'IK 0.38 vs 0.29'
+        """
+        if self.says:
+            table = result.table() if callable(getattr(result, "table", None)) else []
+            rows = {row.get("kernel", row.get("method")): row for row in table if isinstance(row, dict)}
+            return self.says.format(r=result, t=rows)
+        row = self.row(result, params)
+        return None if row is None else row.ikviz
+
+    def row(self, result, params=None):
+        """The step's claim checked on ``result`` (its :class:`ikviz.claims.Row`), where the step's view is the
+        claim's reproduction; else None."""
+        from . import claims, reproduce
+
+        claim = next((c for c in claims.CLAIMS if c.key == self.claim), None)
+        run, own = self.run_params()
+        if claim is None or run is None or not claim.reproduction or reproduce.get(claim.reproduction).run is not run:
+            return None
+        numbers = reproduce.numbers_of(run, own if params is None else params, result, quick=True)
+        return next((r for r in claims.rows_for(numbers) if r.key == claim.key), None) if numbers else None
 
     def view(self):
         """The :class:`ikviz.views.View` the step shows (None for a page outside :mod:`ikviz.views`)."""
@@ -130,6 +168,11 @@ def _built(method: str, why: str) -> Step:
         move="t")
 
 
+#: ikviz's number in an online-learning step: each learner's final mistake rate, from the step's result
+_MISTAKES = ("final mistake rate: FOGD {t[FOGD][mistake rate]:.1%}, NOGD {t[NOGD][mistake rate]:.1%}, "
+             "IK + OGD {t[IK+OGD][mistake rate]:.1%}")
+
+
 TOURS: dict[str, Tour] = {t.name: t for t in (
     Tour("ting2018", "ting2018", "Isolation Kernel and its effect on SVM (Ting et al. 2018)", (
         _built("iforest", "Ting and colleagues (2018) cut with isolation trees, grown to height log₂ ψ."),
@@ -145,7 +188,10 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "the difference shrinks.",
              move="psi", published="Fig. 4(a)–(b): IK higher at the sparse pair than at the dense pair; "
                                    "Laplacian equal (figure only)", claim="ting2018-fig4",
-             section="Four quadrants", fig=6),
+             section="Four quadrants", fig=6,
+             says="IK (iForest) {r.pairs[ik_iforest][sparse]:.3f} at the sparse pair vs "
+                  "{r.pairs[ik_iforest][dense]:.3f} at the dense pair; L_ψ {r.pairs[laplacian_psi][sparse]:.3f} vs "
+                  "{r.pairs[laplacian_psi][dense]:.3f}"),
         Step("density", {"t": 200}, "IK ≈ L_ψ on uniform data",
              "Breiman's analysis of completely random trees says IK built with iForest approximates the "
              "Laplacian L_ψ. Compute the grid: RMSE between IK and L_ψ for d from 10 to 50 and ψ from 16 to 256.",
@@ -157,7 +203,8 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "spills less into the sparse one: a lower false-positive rate than RBF and Laplacian. Move the "
              "density ratio; switch parameters to 5-fold CV for the paper's protocol.",
              move="ratio", published="Table 1 (data_10): FPR IK .064, Laplacian .070, RBF .082",
-             claim="ting2018-table1", section="SVM"),
+             claim="ting2018-table1", section="SVM",
+             says="FPR IK {t[ik][FPR]:.4f}, Laplacian {t[laplacian][FPR]:.4f}, RBF {t[rbf][FPR]:.4f}"),
     )),
     Tour("ting2021", "ting2021", "Breaking the curse of dimensionality with Isolation Kernel (Ting et al. 2021)", (
         _built("anne", "Ting and colleagues (2021) use Voronoi cells around the ψ points (aNNE)."),
@@ -183,11 +230,15 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "Two w-dimensional Gaussian clusters that share only the origin. With Gaussian affinities t-SNE "
              "merges them as w grows; with IK it keeps them apart. Raise w towards the paper's 5,000.",
              move="w", published="Table 5 (w = 5,000): GK mixes the clusters, IK separates them (figure only)",
-             claim="ting2021-table5"),
+             claim="ting2021-table5",
+             says="5-NN accuracy at w = {r.params.w}: GK {r.embeddings[gk].scores[knn_accuracy]:.3f}, "
+                  "IK {r.embeddings[ik].scores[knn_accuracy]:.3f}"),
         Step("clustering", {"dataset": "w-gaussians", "w": 1, "algorithm": "spectral"}, "Spectral clustering",
              "The same two clusters at w = 1: two lines crossing at the origin. Spectral clustering with the "
              "Gaussian or adaptive Gaussian kernel cuts them wrongly; with IK it recovers them. Raise w.",
-             move="w", published="Fig. 2 (w = 1): SC AMI IK .91, AG .29", claim="ting2021-fig2"),
+             move="w", published="Fig. 2 (w = 1): SC AMI IK .91, AG .29", claim="ting2021-fig2",
+             says="spectral clustering AMI at w = {r.params.w}: iForest IK {r.evaluations[ik_iforest].ami:.3f}, "
+                  "AG {r.evaluations[ag].ami:.3f}, GK {r.evaluations[gk].ami:.3f}"),
     )),
     Tour("lu2016", "lu2016", "Online kernel learning: FOGD and NOGD against IK + OGD (Lu et al. 2016)", (
         _built("anne", "Its sparse feature map gives a linear online learner a kernel."),
@@ -197,19 +248,22 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "is used. FOGD uses random Fourier features, NOGD a Nyström map of a budget of support vectors, "
              "IK + OGD the Isolation Kernel's feature map.",
              move="dataset", published="Table 5 (german): mistake rate FOGD 29.9 ± 0.7%, NOGD 30.4 ± 0.8%",
-             claim="lu2016-table5-german", section="Online learning"),
+             claim="lu2016-table5-german", section="Online learning",
+             says=_MISTAKES),
         Step("classification", {"dataset": "spambase", "n": 5000, "D": 400},
              "Online learning on spambase",
              "The same on spambase. Move D, FOGD's number of Fourier components: more "
              "components, a better approximation of the Gaussian kernel, and a slower learner.",
              move="D", published="Table 5 (spambase): mistake rate FOGD 26.9 ± 1.0%, NOGD 29.1 ± 0.4%",
-             claim="lu2016-table5-spambase", section="Online learning"),
+             claim="lu2016-table5-spambase", section="Online learning",
+             says=_MISTAKES),
         Step("classification", {"dataset": "a9a", "n": 10000, "psi": 64},
              "Online learning on a9a",
              "A larger stream (the paper: 48,842 rows; raise the stream length). Move ψ: the sharpness of IK's "
              "feature map, and the number of features per partitioning.",
              move="psi", published="Table 5 (a9a): mistake rate FOGD 17.4 ± 0.1%, NOGD 17.4 ± 0.2%",
-             claim="lu2016-table5-a9a", section="Online learning"),
+             claim="lu2016-table5-a9a", section="Online learning",
+             says=_MISTAKES),
     )),
     Tour("wang2017", "wang2017", "RandLocal: random local features (Wang et al. 2017)", (
         _built("anne", "RandLocal (Wang and colleagues, 2017) builds features from the same kind of local random cells."),
@@ -218,13 +272,18 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "RandLocal + OGD learns on features from T sets of random anchors, "
              "each point coded by its nearest anchor: close to IK's Voronoi map. Move T.",
              move="n_sets", published="Table 3 (IJCNN): Micro-F1 RAW 92.08, RBF 97.06, RandLocal 98.84",
-             claim="wang2017-table3", section="Online learning"),
+             claim="wang2017-table3", section="Online learning",
+             says="final mistake rate: RandLocal + OGD {t[RandLocal+OGD][mistake rate]:.1%}, "
+                  "IK + OGD {t[IK+OGD][mistake rate]:.1%}, FOGD {t[FOGD][mistake rate]:.1%}"),
         Step("clustering", {"dataset": "digits", "algorithm": "kmeans", "max_points": 1000},
              "k-means on RandLocal features",
              "k-means on the raw digits, on IK's feature map and on RandLocal's. The paper's MNIST is not "
              "shipped; scikit-learn's 8×8 digits stand in. Move the number of points.",
              move="max_points", published="Tables 5–6 (MNIST): ACC RAW .4642, RandLocal .6872",
-             claim="wang2017-tables5-6"),
+             claim="wang2017-tables5-6",
+             says="k-means NMI: raw features {r.evaluations[raw].nmi:.3f}, "
+                  "RandLocal {r.evaluations[randlocal].nmi:.3f}, "
+                  "iForest IK {r.evaluations[ik_iforest].nmi:.3f}"),
     )),
 )}
 
