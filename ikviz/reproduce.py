@@ -279,11 +279,14 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
 # name -> module: a reproduction that says everything about itself in ikviz/experiments/<module>.py
 # (Params, run, numbers, SOURCE, DESCRIPTION, QUICK and optionally PAPER_SIZE) and ikviz/plots/<module>.py (figures)
 _MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth",
+                            "lu2016-table5": "paper_lu2016_table5",
                             "ting2018-svm": "paper_ting2018_svm",
                             "ting2018-density": "paper_ting2018_density",
                             "ting2021-table2": "paper_ting2021_table2",
                             "wang2017-sensitivity": "paper_wang2017_sensitivity",
-                            "wang2017-outliers": "paper_wang2017_outliers"}
+                            "wang2017-outliers": "paper_wang2017_outliers",
+                            "wang2017-table3": "paper_wang2017_table3",
+                            "wang2017-noise": "paper_wang2017_noise"}
 
 
 def _declared(name: str) -> Entry:
