@@ -353,3 +353,86 @@ def test_worker_processes_compile_numba_code_from_a_cold_cache(tmp_path):
                            "8", "5", "anne", "1"], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout.strip().splitlines()[-1])["rows"] == 3000
+
+
+# ------------------------------------------------------------------ the Dask inputs' own size bounds (issue 31 item 3)
+from ikviz import _limits  # noqa: E402
+from ikviz.data import _parse  # noqa: E402
+from ikviz.scale.io import open_source, read_dataset  # noqa: E402
+
+
+def _refusal(fn, *args, **kwargs) -> str:
+    with pytest.raises(ValueError) as info:
+        fn(*args, **kwargs)
+    return str(info.value)
+
+
+def _in_memory_refusal(path) -> str:
+    """What the in-memory reader (Your data, ikviz check) says of the same file."""
+    return _refusal(_parse.parse, path.read_bytes(), str(path), None)
+
+
+def test_a_csv_header_over_the_column_limit_is_refused_as_the_upload_refuses_it(tmp_path):
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(f"c{j}" for j in range(10_001)) + "\n" + ",".join("1" * 10_001) + "\n")
+    said = f"{path}: the header row has 10,001 columns, over the limit of 10,000."
+    start = time.perf_counter()
+    assert said in _refusal(open_source, path)
+    assert time.perf_counter() - start < 2
+    assert said[:-1] in _in_memory_refusal(path)
+
+
+def test_long_lines_are_refused_before_pandas_holds_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(_limits, "MAX_LINE_CHARS", 1000)
+    monkeypatch.setattr(_parse, "MAX_LINE_CHARS", 1000)
+    head = tmp_path / "head.csv"
+    head.write_bytes(b"a,b\n1,2\n3," + b"4" * 5000 + b"\n5,6\n")
+    said = f"{head}: line 3 is 5,002 bytes long, over the limit of 1,000 bytes"
+    assert said in _refusal(open_source, head)            # within the rows sampled for the column types
+    assert said in _in_memory_refusal(head)
+    deep = tmp_path / "deep.csv"                          # far past the sample, in the third of four pieces
+    deep.write_bytes(b"a,b\n" + b"1,2\n" * 3000 + b"3," + b"4" * 5000 + b"\n" + b"5,6\n" * 3000)
+    ds = read_dataset(deep, blocksize=5000)
+    message = _refusal(ds.X.compute, scheduler="sync")
+    assert f"{deep}: line 3,002 is 5,002 bytes long, over the limit of 1,000 bytes" in message
+    last = tmp_path / "last.csv"                          # the long line is the last, crossing a piece's end
+    last.write_bytes(b"a,b\n" + b"1,2\n" * 3000 + b"3," + b"4" * 5000)
+    message = _refusal(read_dataset(last, blocksize=5000).X.compute, scheduler="sync")
+    assert f"{last}: line 3,002 is 5,002 bytes long" in message
+
+
+def test_parquet_columns_row_groups_and_metadata_are_bounded_before_reading(tmp_path, monkeypatch):
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({f"c{j}": np.zeros(5000) for j in range(3)}).to_parquet(path, row_group_size=5000)
+    monkeypatch.setattr(_limits, "MAX_COLUMNS", 2)
+    assert f"{path}: its schema has 3 columns, over the limit of 2." in _refusal(open_source, path)
+    monkeypatch.setattr(_limits, "MAX_COLUMNS", 10_000)
+    monkeypatch.setattr(_limits, "MAX_DENSE_BYTES", 100_000)   # one row group: 5,000 x 3 x 8 = 120,000 bytes
+    message = _refusal(open_source, path)
+    assert f"{path}: 5,000 rows x 3 columns in 1 row group(s)" in message and "row group 0 is read whole" in message
+    small = tmp_path / "small_groups.parquet"                  # the same rows in small row groups: read
+    pd.DataFrame({f"c{j}": np.zeros(5000) for j in range(3)}).to_parquet(small, row_group_size=1000)
+    assert read_dataset(small).X.compute(scheduler="sync").shape == (5000, 3)
+    monkeypatch.setattr(_limits, "MAX_PARQUET_FOOTER", 100)
+    message = _refusal(open_source, path)
+    assert f"{path}: its metadata (footer) take" in message and "over the limit of 0.0 MB" in message
+    monkeypatch.setattr(_parse, "MAX_PARQUET_FOOTER", 100)
+    assert "its metadata (footer) take" in _in_memory_refusal(path)
+    forged = tmp_path / "forged.parquet"                       # a footer length of 4 GB, declared by 8 bytes
+    forged.write_bytes(b"PAR1" + b"\0" * 100 + (2**32 - 1).to_bytes(4, "little") + b"PAR1")
+    assert "its metadata (footer) take 4.0 GB" in _refusal(open_source, forged)
+
+
+@pytest.mark.parametrize("spec, says", [("x" * 4996 + ".csv", "5,000 characters long, over the 4,096"),
+                                        ("a\0b.csv", "NUL character")])
+def test_paths_that_cannot_be_are_refused_in_words(spec, says):
+    assert says in _refusal(open_source, spec)
+
+
+def test_the_limits_are_said_once():
+    """Both readers read the same numbers (ikviz/_limits.py); a LIBSVM file is not a Dask input at all."""
+    for name in ("MAX_COLUMNS", "MAX_LINE_CHARS", "MAX_DENSE_BYTES", "MAX_PARQUET_FOOTER", "MAX_LIBSVM_INDEX"):
+        assert getattr(_parse, name) == getattr(_limits, name)
+    with pytest.raises(ValueError, match="neither a Parquet"):
+        from ikviz.scale.io import find_files
+        find_files(__file__)

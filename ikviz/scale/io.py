@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _limits
+
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CSV_SUFFIXES = (".csv",)
 #: rows per Parquet piece (row groups are grouped up to this; a bigger row group is one piece)
@@ -91,7 +93,7 @@ class Dataset:
 # ----------------------------------------------------------------- files
 def find_files(spec) -> list[str]:
     """The data files named by ``spec``: one file, a folder (its Parquet or CSV files) or a glob."""
-    text = os.fspath(spec)
+    text = _limits.check_path_text(os.fspath(spec))
     path = Path(text).expanduser()
     if any(ch in text for ch in "*?["):
         files = sorted(f for f in _glob.glob(os.path.expanduser(text), recursive=True) if Path(f).is_file())
@@ -140,22 +142,71 @@ def _arrow_kind(typ) -> str:
 
 
 def _parquet_schema(path: str) -> tuple[list[str], dict, object]:
+    """Columns, their kinds and the metadata of a Parquet file, bounded before they are read: the footer's size
+    (from the file's last 8 bytes), the column count and each row group's size as a float64 table (a row group is
+    read whole by one worker), against the in-memory reader's limits (:mod:`ikviz._limits`)."""
     import pyarrow.parquet as pq
 
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(os.path.getsize(path) - 8, 0))
+            footer = _limits.parquet_footer_size(f.read(8))
+    except OSError as exc:
+        raise ValueError(f"{path} could not be read: {exc.strerror or exc}") from None
+    if footer is not None and footer > _limits.MAX_PARQUET_FOOTER:
+        raise ValueError(_limits.parquet_footer_too_large(path, footer, _limits.MAX_PARQUET_FOOTER))
     try:
         meta = pq.ParquetFile(path).metadata
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError...
         raise ValueError(f"{path} could not be read as a Parquet file: {exc}") from None
+    if meta.num_columns > _limits.MAX_COLUMNS:
+        raise ValueError(_limits.too_many_columns(path, meta.num_columns, _limits.MAX_COLUMNS, where="its schema"))
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        dense = group.num_rows * max(meta.num_columns, 1) * 8
+        if max(dense, group.total_byte_size) > _limits.MAX_DENSE_BYTES:
+            raise ValueError(_limits.parquet_too_large(
+                path, group.num_rows, meta.num_columns, 1, max(dense, group.total_byte_size), _limits.MAX_DENSE_BYTES,
+                what=f"one piece may take in a worker's memory (row group {g} is read whole)")
+                + " Write it again with smaller row groups (e.g. DataFrame.to_parquet(..., row_group_size=1_000_000)).")
     schema = meta.schema.to_arrow_schema()
     kinds = {f.name: _arrow_kind(f.type) for f in schema if not f.name.startswith("__index_level_")}
     return list(kinds), kinds, meta
 
 
+def _head_lines(path: str, n: int) -> bytes:
+    """The first ``n`` lines of ``path``, each checked against the line limit before it is kept."""
+    out = []
+    with open(path, "rb") as f:
+        for i in range(1, n + 1):
+            line = f.readline(_limits.MAX_LINE_CHARS + 3)
+            if not line:
+                break
+            length = len(line.rstrip(b"\r\n"))
+            if length > _limits.MAX_LINE_CHARS:
+                more = f.readline()   # the rest of that line, only to say how long it is
+                while more and not more.endswith(b"\n"):
+                    length += len(more)
+                    more = f.readline(1 << 24)
+                length += len(more.rstrip(b"\r\n"))
+                raise ValueError(_limits.line_too_long(path, i, length, _limits.MAX_LINE_CHARS))
+            if i == 1 and line.count(b",") + 1 > _limits.MAX_COLUMNS:
+                raise ValueError(_limits.too_many_columns(path, line.count(b",") + 1, _limits.MAX_COLUMNS))
+            out.append(line)
+    return b"".join(out)
+
+
 def _csv_header(path: str) -> tuple[list[str], dict]:
+    """The header's column names and the kinds of the first rows' values; the header's column count and the
+    sampled lines' lengths are checked before pandas reads them."""
     import pandas as pd
 
     try:
-        sample = pd.read_csv(path, nrows=_SAMPLE_ROWS, index_col=False)
+        head = _head_lines(path, _SAMPLE_ROWS + 1)
+    except OSError as exc:
+        raise ValueError(f"{path} could not be read: {exc.strerror or exc}") from None
+    try:
+        sample = pd.read_csv(io.BytesIO(head), index_col=False)
     except Exception as exc:
         raise ValueError(f"{path} could not be read as a CSV file with a header row: {exc}") from None
     kinds = {str(c): (dt.kind if dt.kind in "biuf" else "O") for c, dt in zip(sample.columns, sample.dtypes)}
@@ -375,17 +426,18 @@ _FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 def _csv_bytes(path: str, start: int, stop: int) -> tuple[int, bytes]:
     """The lines that start in [start, stop) (the header excluded), and the offset of the first one."""
     with open(path, "rb") as f:
-        if start == 0:
-            f.readline()                     # the header
-        else:
+        if start != 0:
             f.seek(start - 1)
-            f.readline()                     # to the first line starting at or after ``start``
+        while True:                          # past the header, or to the first line starting at or after ``start``
+            skipped = f.readline(1 << 20)    # in bounded steps: no line is ever held whole here
+            if not skipped or skipped.endswith(b"\n"):
+                break
         pos = f.tell()
         if pos >= stop:
             return pos, b""
         data = f.read(stop - pos)
         if not data.endswith(b"\n"):
-            data += f.readline()             # the line crossing ``stop`` belongs to this piece
+            data += f.readline(_limits.MAX_LINE_CHARS + 3)   # the line crossing ``stop`` belongs to this piece
     return pos, data
 
 
@@ -400,6 +452,19 @@ def _lines_before(path: str, pos: int) -> int:
             count += buf.count(b"\n")
             done += len(buf)
     return count
+
+
+def _line_length(path: str, start: int) -> int:
+    """Bytes of the line that starts at byte ``start`` of ``path`` (read in blocks; only for an error)."""
+    length = 0
+    with open(path, "rb") as f:
+        f.seek(start)
+        while True:
+            block = f.read(1 << 24)
+            end = min((i for i in (block.find(b"\n"), block.find(b"\r")) if i >= 0), default=-1)
+            if end >= 0 or not block:
+                return length + (end if end >= 0 else 0)
+            length += len(block)
 
 
 def _line_of_row(data: bytes, row: int) -> int:
@@ -419,6 +484,12 @@ def _read_csv_piece(piece: Piece, features, label):
 
     pos, data = _csv_bytes(piece.path, piece.start, piece.stop)
     header = list(piece.names)
+    longest, at = _limits.longest_line(data) if data else (0, 1)
+    if longest > _limits.MAX_LINE_CHARS:   # before pandas allocates for it (the last line may be cut at the limit)
+        raise ValueError(_limits.line_too_long(piece.path, _lines_before(piece.path, pos) + at,
+                                               _line_length(piece.path, pos + data.rfind(b"\n", 0, len(data)) + 1)
+                                               if at == data.count(b"\n") + 1 else longest,
+                                               _limits.MAX_LINE_CHARS))
     if not data.strip():
         return pd.DataFrame({c: pd.Series([], dtype="float64") for c in features}
                             | ({label: pd.Series([], dtype=object)} if label is not None else {}))
