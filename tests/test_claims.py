@@ -320,7 +320,7 @@ def test_a_full_size_run_resumes_reading_back_what_is_done(tmp_path, monkeypatch
 
 def test_lu2016_a9a_full_is_judged_against_table5_a9a():
     method = lambda rate: {"mistake rate": [rate, 0.0]}  # noqa: E731
-    payload = {"experiment": "online", "params": {"datasets": ["a9a-full"], "n": None},
+    payload = {"experiment": "lu2016-table5", "params": {"datasets": ["a9a-full"], "n": None},
                "results": {"a9a-full": {"rows": 48842, "majority": 0.239, "paper": None,
                                         "methods": {"FOGD": method(0.175), "NOGD": method(0.215)}}}}
     row = next(r for r in claims.rows_for(payload) if r.key == "lu2016-table5-a9a")
