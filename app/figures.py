@@ -13,6 +13,7 @@ side by side outside presentation mode. Pages build their figures through
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 import plotly_chart
@@ -85,12 +86,22 @@ def _slides() -> _Slides | None:
 
 
 def finish_page() -> None:
-    """After the page's script (Home.py): in presentation mode, the pager over the page's figures."""
+    """After the page's script (Home.py): in presentation mode, the pager over the page's figures; then, if
+    the page drew a first look (:func:`view`), the wait for its full view, and the page again with it."""
     slides = _slides()  # made here if the page drew no figure: a link's fig= is still read and checked
     if slides is not None:
         slides.finish()
     else:
         st.query_params.pop(SLIDE_KEY, None)  # one figure at a time is presentation mode's alone
+    pending = ui.run_state().pop("pending", None)
+    if pending is not None:
+        slot, run, params, kwargs = pending
+        done = False
+        with slot.container(), ui.guarded("the full view"):
+            store.compute(run, params, **kwargs)
+            done = True
+        if done:
+            st.rerun()
 
 
 def shown() -> bool:
@@ -143,13 +154,105 @@ def _snippet(source) -> str | None:
         return None
 
 
+#: ``module:run`` -> the settings of a first look at a view that is slow to compute from nothing: the same
+#: computation at a smaller size, drawn within seconds on a new server while the full view computes
+#: (:func:`view`); each value is the most that setting gets (a tuple: the values kept)
+PREVIEWS: dict[str, dict] = {
+    "ikviz.experiments.tsne:run": {"n_per_cluster": 100},
+    "ikviz.experiments.dimensionality:run_instability": {"d_max": 100, "t_trials": 1},
+    "ikviz.experiments.dimensionality:run_hubness": {"n": 500},
+    "ikviz.experiments.indexing:run": {"n_max": 200},
+    "ikviz.experiments.density:run_grid": {"psis": (16, 64, 256), "ds": (10, 30, 50), "n": 100},
+    "ikviz.experiments.clustering:run": {"max_points": 500, "n_per_cluster": 250},
+}
+
+
+def preview_of(run, params):
+    """The first look of :data:`PREVIEWS` at ``run(params)``: smaller settings, or None (none, or no smaller).
+
+    Examples
+    --------
+    >>> from ikviz.experiments import tsne
+    >>> preview_of(tsne.run, tsne.Params(n_per_cluster=500)).n_per_cluster
+    100
+    >>> preview_of(tsne.run, tsne.Params(n_per_cluster=100)) is None
+    True
+    """
+    most = PREVIEWS.get(f"{run.__module__}:{run.__name__}")
+    if not most or not dataclasses.is_dataclass(params):
+        return None
+    names = {f.name for f in dataclasses.fields(params)}
+    changes = {}
+    for name, limit in most.items():
+        if name not in names:
+            continue
+        value = getattr(params, name)
+        if isinstance(limit, tuple):
+            kept = tuple(v for v in (value or ()) if v in limit)
+            smaller = kept if kept and len(kept) < len(value) else value
+        else:
+            smaller = min(value, limit) if isinstance(value, (int, float)) else value
+        if smaller != value:
+            changes[name] = smaller
+    if not changes:
+        return None
+    try:
+        return dataclasses.replace(params, **changes)
+    except (TypeError, ValueError):  # a size the params refuse: no first look rather than a wrong one
+        return None
+
+
+def _describe(params, quick) -> str:
+    """What a first look changed, e.g. ``points per cluster 100 (the view: 500)``."""
+    from ikviz.params import field_of_name
+
+    parts = []
+    for f in dataclasses.fields(params):
+        full, small = getattr(params, f.name), getattr(quick, f.name)
+        if full != small:
+            spec = field_of_name(params, f.name)
+            name = spec.label if spec is not None else f.name.replace("_", " ")
+            show = (lambda v: ", ".join(map(str, v))) if isinstance(full, tuple) else str
+            parts.append(f"{name} {show(small)} (the view: {show(full)})")
+    return "; ".join(parts)
+
+
+@functools.lru_cache(maxsize=1)
+def _prepared_views() -> frozenset:
+    """The views ``app/prepare.py`` computes ahead (every page's first view, every tour step): keys of the store."""
+    import prepare
+
+    s = store.get_store()
+    return frozenset(s.key_of(item.run, (item.params,), {}) for item in prepare.views())
+
+
 def view(run, params, **kwargs):
     """The result of a view, ``run(params)``, from the results store: a page's one computation per view.
 
     The figures drawn after it (:func:`figure`) export ``(run, params)``: their snippet recomputes exactly
     this result. ``kwargs`` go to :func:`store.compute` (``ask``: a heavy view waits for a click).
+
+    A view that ``app/prepare.py`` prepares (a page's first view, a tour step) but that the store does not
+    hold yet, on a new server, and that has a first look (:data:`PREVIEWS`) starts computing in full and
+    returns the first look at once: the same computation at a smaller size, said above its figures; the page
+    then waits for the full view under them (:func:`finish_page`) and draws it when it is ready.
     """
-    ui.run_state()["source"] = (run, params)
+    state = ui.run_state()
+    state["source"] = (run, params)
+    s = store.get_store()
+    quick = preview_of(run, params) if "pending" not in state and kwargs.get("persist", True) else None
+    if quick is not None and s.key_of(run, (params,), {}) in _prepared_views() and not s.peek(run, params)[0]:
+        # the full view, requested now and computed to its end whoever waits (everyone's first view)
+        s.submit_call(run, (params,), {}, keep=True)
+        slot = st.empty()  # the full view's progress, above the first look's figures (finish_page)
+        kwargs.pop("ask", None)  # a page's own view (or a tour step's) is the request
+        result = store.compute(run, quick, **kwargs)
+        st.info(f"**First look**, computed at a smaller size: {_describe(params, quick)}. The full view is "
+                "computing (its progress is above) and replaces this one when it is ready.",
+                icon=":material/hourglass_top:")
+        state["pending"] = (slot, run, params, kwargs)
+        state["source"] = (run, quick)
+        return result
     return store.compute(run, params, **kwargs)
 
 

@@ -1,0 +1,90 @@
+"""A new server's first visit (issue 32 item 4): a slow prepared view shows a first look at once, the full view after.
+
+``figures.PREVIEWS`` names, per run, the settings of a first look: the same computation at a smaller size.
+"""
+
+import dataclasses
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[1] / "app"
+sys.path.insert(0, str(APP))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import figures  # noqa: E402
+import prepare  # noqa: E402
+
+
+def _run(name: str):
+    module, run = name.split(":")
+    return getattr(importlib.import_module(module), run)
+
+
+@pytest.mark.parametrize("name", sorted(figures.PREVIEWS))
+def test_every_first_look_names_a_run_and_fields_it_has(name):
+    run = _run(name)
+    items = [item for item in prepare.views() if item.run is run]
+    assert items, f"{name}: no prepared view has a first look of this run"
+    fields = {f.name for f in dataclasses.fields(items[0].params)}
+    assert set(figures.PREVIEWS[name]) <= fields, f"{name}: a first-look setting is not a field of its Params"
+
+
+def test_each_slow_prepared_view_gets_a_smaller_first_look_of_the_same_run():
+    looked = 0
+    for item in prepare.views():
+        quick = figures.preview_of(item.run, item.params)
+        if quick is None:
+            continue
+        looked += 1
+        assert type(quick) is type(item.params) and quick != item.params
+        for f in dataclasses.fields(quick):  # only the sizes change, and only downwards
+            small, full = getattr(quick, f.name), getattr(item.params, f.name)
+            if small != full:
+                assert f"{item.run.__module__}:{item.run.__name__}" in figures.PREVIEWS
+                assert (set(small) < set(full)) if isinstance(full, tuple) else small < full
+        assert figures.preview_of(item.run, quick) is None  # a first look has no first look of its own
+    assert looked >= 5  # t-SNE, instability, hubness, indexing, the grid, clustering
+
+
+def test_the_first_look_says_what_it_changed():
+    from ikviz.experiments import tsne
+
+    full = tsne.Params()
+    text = figures._describe(full, figures.preview_of(tsne.run, full))
+    assert "100" in text and str(full.n_per_cluster) in text and "points per cluster" in text
+
+
+def test_a_view_without_a_first_look_or_already_small_is_left_alone():
+    from ikviz.experiments import kernel_shapes, tsne
+
+    assert figures.preview_of(kernel_shapes.run, kernel_shapes.Params()) is None
+    assert figures.preview_of(tsne.run, tsne.Params(n_per_cluster=100)) is None
+
+
+class _Everything:
+    """Stands for the set of prepared views: every view is one."""
+
+    def __contains__(self, key):
+        return True
+
+
+def test_a_page_shows_the_first_look_then_the_full_view_from_the_store(monkeypatch):
+    """Kernel shapes (fast) made a view with a first look: the page computes both, and ends on the full view."""
+    import store
+    from apptest import charts, open_page
+
+    from ikviz.experiments import kernel_shapes
+
+    monkeypatch.setitem(figures.PREVIEWS, "ikviz.experiments.kernel_shapes:run", {"n": 500, "t": 50})
+    monkeypatch.setattr(figures, "_prepared_views", lambda: _Everything())
+    seed = 7919  # a view no other test computed in this process (the store is shared)
+    at = open_page("kernel_shapes", seed=str(seed), n="1000", t="100")
+    full = kernel_shapes.Params(seed=seed, n=1000, t=100)
+    s = store.get_store()
+    assert s.peek(kernel_shapes.run, full)[0]  # the full view was computed (and the page waited for it)
+    assert s.peek(kernel_shapes.run, kernel_shapes.Params(seed=seed, n=500, t=50))[0]  # so was the first look
+    texts = " ".join(str(e.value) for e in at.info)
+    assert "First look" not in texts  # the page ended on the full view, drawn after the rerun
+    assert charts(at)
