@@ -280,6 +280,7 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
 # (Params, run, numbers, SOURCE, DESCRIPTION, QUICK and optionally PAPER_SIZE) and ikviz/plots/<module>.py (figures)
 _MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth",
                             "lu2016-table5": "paper_lu2016_table5",
+                            "lu2016-table7": "paper_lu2016_table7",
                             "ting2018-svm": "paper_ting2018_svm",
                             "ting2018-density": "paper_ting2018_density",
                             "ting2021-table2": "paper_ting2021_table2",
