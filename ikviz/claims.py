@@ -328,6 +328,36 @@ def _table6(n):
                           all_parts(parts))
 
 
+def _best_over_search(n, column: str) -> tuple[float, str]:
+    """``column``'s best 5-NN accuracy over the paper's search list (other settings are not counted), and where."""
+    scores = number(n, "search_range", "scores", column)
+    counted, _ = paper_settings({k: s["knn_accuracy"] for k, s in scores.items()}, _TSNE_SEARCH)
+    if not counted:
+        raise KeyError(f"tsne-wgaussians has no {column} score over the paper's search list")
+    at = max(counted, key=counted.get)
+    return counted[at], at
+
+
+def _table5_fitsne(n):
+    """FIt-SNE (GK's affinities, FFT gradient) at its best perplexity of the list still mixes the w = 5,000 clusters."""
+    w = number(n, "search_range", "w")
+    (fit, fit_at), (ik, ik_at) = _best_over_search(n, "fitsne"), _best_over_search(n, "ik")
+    judged = all_parts({"FIt-SNE fails to separate": direction(ik - fit, 1.0 - 0.5)})
+    return Finding.judged(f"w = {w}, best 5-NN accuracy over the paper's list: FIt-SNE {fmt(fit)} (perplexity "
+                          f"{fit_at}), IK {fmt(ik)} (ψ = {ik_at})", judged, float(fit))
+
+
+def _table6_fitsne(n):
+    """FIt-SNE's origin among one cluster only at every w of Table 6 (GK's misrepresentation, the FFT gradient)."""
+    sep = number(n, "separation_unequal_variance", "fitsne")
+    ws = sorted(int(w) for w in sep)
+    mixed = {w: min(sep[str(w)]["origin_neighbours"]) > 0 for w in ws}
+    parts = {f"w = {w}: FIt-SNE misplaces the origin": "does not reproduce" if mixed[w] else "holds" for w in ws}
+    return Finding.judged("origin's 10 embedded neighbours (red, blue): "
+                          + ", ".join(f"w={w}: FIt-SNE {sep[str(w)]['origin_neighbours']}" for w in ws),
+                          all_parts(parts))
+
+
 def _hubness(n):
     skew = number(n, "skewness")
     gk = {int(d): v for d, v in skew["gk"].items()}
@@ -448,6 +478,22 @@ CLAIMS: tuple[Claim, ...] = (
           "tsne-wgaussians", _table6, "Judged by the clusters of the origin's 10 nearest embedded neighbours.",
           "tsne?data=w-gaussians-unequal", "w-Gaussians with unequal variances, {n_per_cluster} points per cluster",
           ("perplexity", "psi")),
+    Claim("ting2021-table5-fitsne", "ting2021", "Table 5, FIt-SNE column (w = 5,000)",
+          "Recent improvements on t-SNE, e.g., FIt-SNE ... and q-SNE ... As they employ Gaussian kernel, they "
+          "also produce misrepresented structures, as shown in Table 5.",
+          "figure only: FIt-SNE mixes the w = 5,000 clusters", "tsne-wgaussians", _table5_fitsne,
+          "FIt-SNE is openTSNE's FFT gradient on GK's affinities, best over the paper's perplexity list (App. B: "
+          "other parameters at their defaults; openTSNE's schedule stands in for FIt-SNE's own). q-SNE (Häkkinen "
+          "et al. 2020, the same protocol) is a C++ program with no Python package here: its column is not run.",
+          "tsne?data=w-gaussians&w=5000", "w-Gaussians, {n_per_cluster} points per cluster",
+          ("n_iter", "exaggeration_iter")),
+    Claim("ting2021-table6-fitsne", "ting2021", "Table 6, FIt-SNE column (different variances)",
+          "As they employ Gaussian kernel, they also produce misrepresented structures (Table 5's text; Table 6 "
+          "shows the FIt-SNE column too).", "figure only: FIt-SNE's origin in one cluster",
+          "tsne-wgaussians", _table6_fitsne,
+          "Judged as the GK row: the clusters of the origin's 10 nearest embedded neighbours, at every w of "
+          "Table 6; q-SNE not run (no package here).", "tsne?data=w-gaussians-unequal",
+          "w-Gaussians with unequal variances, {n_per_cluster} points per cluster", ("perplexity",)),
     Claim("ting2021-appE", "ting2021", "App. E, Fig. 5 (ψ = 32, σ = 5)",
           "Gaussian kernel suffers from the hubness effect as the number of dimensions increases. In contrast, "
           "IK is not severely affected by the hubness effect.", "figure only: GK's O_5 skews with d, IK's less",
