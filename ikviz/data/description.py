@@ -349,6 +349,17 @@ class Data:
             raise ValueError(f"steps must be a tuple of steps; got {self.steps!r} (write ({self.steps!r},)).")
         object.__setattr__(self, "steps", tuple(s if isinstance(s, Step) else Step(s) for s in self.steps))
 
+    def resolve(self) -> Prepared:
+        """The arrays this describes (:func:`resolve`).
+
+        Examples
+        --------
+        >>> from ikviz.data import Data
+        >>> Data("uniform", options={"n": 5, "d": 3}).resolve().X.shape
+        (5, 3)
+        """
+        return resolve(self)
+
 
 def _arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(X, dtype=np.float64), np.asarray(y)

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data import load
+from ..data import Data, step
 from ..kernels import IsolationKernel, Partition, shared_cells
 from ..params import setting
 from ..registry import label
 from ..runner import Memo, Progress, resolve
 
-__all__ = ["DATASETS", "METHODS", "Params", "Result", "fitted_kernel", "frame_names", "grid_points", "load_data", "run",
+__all__ = ["DATASETS", "METHODS", "Params", "Result", "describe", "fitted_kernel", "frame_names", "grid_points", "load_data", "run",
            "summary"]
 
 #: 2-D data sets (names of :func:`ikviz.data.load`) and the options that make them 2-D
@@ -68,16 +68,18 @@ class Result:
     ref_cells: np.ndarray            # (t,) the reference's cell in each partitioning (-1: none, iNNE)
 
 
-def load_data(dataset: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The 2-D data set ``dataset`` with ``seed``, in [-1, 1]^2 (generators not already there are min-max scaled)."""
+def describe(dataset: str, seed: int) -> Data:
+    """The description of 2-D data set ``dataset`` in [-1, 1]^2 (generators not already there are rescaled)."""
     if dataset not in DATASETS:
         raise ValueError(f"unknown data set {dataset!r}; choose one of {list(DATASETS)}.")
-    X, y = load(dataset, seed=int(seed), **DATASETS[dataset][1])
-    X = np.asarray(X, dtype=float)
-    if dataset not in ("four-quadrants", "uniform"):
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        X = LOW + (HIGH - LOW) * (X - lo) / np.where(hi > lo, hi - lo, 1.0)
-    return X, np.asarray(y)
+    square = () if dataset in ("four-quadrants", "uniform") else (step("rescale", low=LOW, high=HIGH),)
+    return Data(dataset, seed=int(seed), options=DATASETS[dataset][1], steps=square)
+
+
+def load_data(dataset: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The points and labels :func:`describe` names."""
+    got = describe(dataset, seed).resolve()
+    return got.X, got.y
 
 
 def fitted_kernel(dataset: str, psi: int, t: int, method: str, seed: int, *, memo: Memo | None = None

@@ -24,10 +24,9 @@ import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import MinMaxScaler
 
-from ..data import canonical_name, dataset_label, dataset_names, load
+from ..data import Data as Description
+from ..data import Step, canonical_name, dataset_label, dataset_names, step
 from ..data.density_ratio import SHAPES
 from ..learn.svm import KERNELS, LABELS, TUNED, Evaluation, cv_accuracy, fit_evaluate, param_grid
 from ..params import setting
@@ -120,14 +119,36 @@ def _dimensions(spec: DataSpec) -> int:
     return 2 if spec.dataset == "density-ratio" else 2 * spec.w
 
 
-def _generate(spec: DataSpec, n: int, seed: int):
-    if spec.dataset == "density-ratio":
-        return load("density-ratio", n=n, ratio=spec.ratio, shape=spec.shape, seed=seed)
-    return load("w-gaussians", n_per_cluster=n // 2, w=spec.w, seed=seed)
+def _size(spec: DataSpec, n: int) -> dict:
+    """The generator option that gives ``n`` points."""
+    return {"n": n} if spec.dataset == "density-ratio" else {"n_per_cluster": n // 2}
+
+
+def describe(spec: DataSpec) -> Description:
+    """The :class:`ikviz.data.Data` of ``spec``: its training rows and test rows (see :class:`DataSpec`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.classification import DataSpec, describe
+    >>> [s.name for s in describe(DataSpec("wine")).steps]
+    ['split', 'minmax-train']
+    """
+    if spec.dataset not in SYNTHETIC:
+        return Description(spec.dataset, seed=spec.seed, steps=("split", "minmax-train"))
+    if spec.fresh_test and spec.n_test > largest_test_size(spec):  # refused before allocating it
+        raise ValueError(f"{spec.n_test:,} test points in {_dimensions(spec):,} dimensions would take "
+                         f"{spec.n_test * 8 * _dimensions(spec) / 2**30:.1f} GiB, over the "
+                         f"{TEST_BUDGET_BYTES >> 20} MiB budget of one view; use at most "
+                         f"{largest_test_size(spec):,} (largest_test_size).")
+    options = ({"ratio": spec.ratio, "shape": spec.shape} if spec.dataset == "density-ratio" else {"w": spec.w})
+    test = (step("fresh-test", seed=spec.seed + 1_000_000, **_size(spec, spec.n_test)) if spec.fresh_test
+            else Step("split"))
+    return Description(spec.dataset, seed=spec.seed, options={**options, **_size(spec, spec.n)}, steps=(test,))
 
 
 def make_data(spec: DataSpec):
-    """(X_train, y_train, X_test, y_test) for ``spec``; classes are 0..m-1 (1 = dense class for density-ratio).
+    """(X_train, y_train, X_test, y_test) for ``spec``, as :func:`describe` states them; classes are 0..m-1
+    (1 = dense class for density-ratio).
 
     Examples
     --------
@@ -136,24 +157,8 @@ def make_data(spec: DataSpec):
     >>> X.shape, Xt.shape, sorted(set(y.tolist()))
     ((100, 2), (400, 2), [0, 1])
     """
-    if spec.dataset in SYNTHETIC:
-        if spec.fresh_test and spec.n_test > largest_test_size(spec):  # refused before allocating it
-            raise ValueError(f"{spec.n_test:,} test points in {_dimensions(spec):,} dimensions would take "
-                             f"{spec.n_test * 8 * _dimensions(spec) / 2**30:.1f} GiB, over the "
-                             f"{TEST_BUDGET_BYTES >> 20} MiB budget of one view; use at most "
-                             f"{largest_test_size(spec):,} (largest_test_size).")
-        X, y = _generate(spec, spec.n, spec.seed)
-        if spec.fresh_test:
-            Xt, yt = _generate(spec, spec.n_test, spec.seed + 1_000_000)
-            return X, y, Xt, yt
-    else:
-        X, y = load(spec.dataset)
-        y = np.unique(y, return_inverse=True)[1]
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, stratify=y, random_state=spec.seed)
-    if spec.dataset not in SYNTHETIC:
-        scaler = MinMaxScaler().fit(X_tr)
-        X_tr, X_te = scaler.transform(X_tr), np.clip(scaler.transform(X_te), -0.5, 1.5)
-    return X_tr, y_tr, X_te, y_te
+    got = describe(spec).resolve()
+    return got.X, got.y, got.X_test, got.y_test
 
 
 def power_label(value: float) -> str:

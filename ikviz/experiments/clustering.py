@@ -15,15 +15,15 @@ height-limited iForest, fully grown iForest; see :data:`IK_VARIANTS`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
 from .. import clustering as cl
-from ..data import canonical_name, dataset_names, density_ratio, w_gaussians
-from ..data import load as load_data
+from ..data import Data as Description
+from ..data import canonical_name, dataset_names, step
 from ..params import dataset_format, setting
 from ..registry import label
 from ..runner import Memo, Progress, resolve, within
@@ -79,18 +79,27 @@ def data_names() -> list[str]:
     return [*SYNTHETIC, *dataset_names()]
 
 
-def load(data: Data) -> tuple[np.ndarray, np.ndarray]:
-    """``(X, y)`` for ``data``, each feature min-max scaled to [0, 1] (ting2021 App. B)."""
-    data = replace(data, name=canonical_name(data.name))
-    if data.name == "w-gaussians":
-        X, y = w_gaussians(data.n_per_cluster, data.w, sigma_b=data.sigma_b, seed=data.seed)
-    elif data.name == "density-ratio":
-        X, y = density_ratio(n=data.n, ratio=data.ratio, seed=data.seed)
+def describe(data: Data, *, scaled: bool = True) -> Description:
+    """The :class:`ikviz.data.Data` that ``data`` names: its rows, each feature rescaled to [0, 1] (ting2021 App. B).
+
+    ``scaled=False``: the same rows as generated or read, before scaling.
+    """
+    name = canonical_name(data.name)
+    if name == "w-gaussians":
+        options, steps = {"n_per_cluster": data.n_per_cluster, "w": data.w, "sigma_b": data.sigma_b}, ()
+    elif name == "density-ratio":
+        options, steps = {"n": data.n, "ratio": data.ratio}, ()
     else:
         if data.max_points < 2:
             raise ValueError(f"max_points must be at least 2; got {data.max_points}.")
-        X, y = load_data(data.name, max_rows=data.max_points, seed=data.seed)
-    return cl.minmax(X), np.asarray(y)
+        options, steps = {}, (step("subsample", n=data.max_points),)
+    return Description(name, seed=data.seed, options=options, steps=steps + (("rescale",) if scaled else ()))
+
+
+def load(data: Data) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, y)`` for ``data``, as :func:`describe` states them."""
+    got = describe(data).resolve()
+    return got.X, got.y
 
 
 def projection(data: Data, *, memo: Memo | None = None) -> np.ndarray:
@@ -105,7 +114,7 @@ def projection(data: Data, *, memo: Memo | None = None) -> np.ndarray:
     if X.shape[1] == 2:
         return X
     if data.name == "w-gaussians":
-        raw, _ = w_gaussians(data.n_per_cluster, data.w, sigma_b=data.sigma_b, seed=data.seed)
+        raw = describe(data, scaled=False).resolve().X
         return np.column_stack([np.linalg.norm(raw[:, :data.w], axis=1), np.linalg.norm(raw[:, data.w:], axis=1)])
     if X.shape[1] == 1:
         return np.column_stack([X[:, 0], np.zeros(X.shape[0])])

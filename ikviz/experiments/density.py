@@ -19,7 +19,7 @@ from scipy.optimize import minimize_scalar
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 
-from ..data import uniform
+from ..data import Data
 from ..kernels import laplacian_psi
 from ..registry import MEASURES, isolation_kernel
 from ..params import dataset_format, setting
@@ -370,7 +370,7 @@ def rmse_cell(d: int, psi: int, *, method: str, n: int, t: int, seed: int) -> di
     """
     if method not in GRID_METHODS:
         raise ValueError(f"method must be one of {list(GRID_METHODS)}; got {method!r}.")
-    X = uniform(n, d, seed=seed + d)
+    X = Data("uniform", seed=seed + d, options={"n": n, "d": d}).resolve().X
     K = isolation_kernel(method, psi=psi, t=t, seed=seed, n=n).fit(X).similarity(X)
     off = ~np.eye(n, dtype=bool)  # the diagonal is 1 for every kernel and would flatter all of them
     k_ik = K[off]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..data import QUERIES, cluster_queries, dense_sparse_clusters, uniform
+from ..data import QUERIES, Data, cluster_queries
 from ..kernels import shared_cells
 from ..measures import (k_nearest_blocks, k_occurrence, n_eps, occurrence_distribution, relative_variance,
                         skewness)
@@ -141,10 +141,10 @@ def _check_d_values(d_values) -> tuple[int, ...]:
 def cluster_data(d: int, n_per_cluster: int, sigma_dense: float, sigma_sparse: float, offset: float,
                  seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The Fig. 1 dataset at ``d`` (a block: all measures at one d share it). Read-only arrays."""
-    X, y = dense_sparse_clusters(d, n_per_cluster, sigma_dense, sigma_sparse, offset,
-                                 seed=sub_seed(seed, _STREAM["data"], d))
-    X.flags.writeable = False
-    return X, y
+    got = Data("dense-sparse-clusters", seed=sub_seed(seed, _STREAM["data"], d), steps=("read-only",),
+               options={"d": d, "n_per_cluster": n_per_cluster, "sigma_dense": sigma_dense,
+                        "sigma_sparse": sigma_sparse, "offset": offset}).resolve()
+    return got.X, got.y
 
 
 IK_CHUNK = 50  # partitionings per IK building block: the sweep's IK and the t-curve pool share blocks
@@ -350,7 +350,8 @@ def k_occurrences(measure: str, d: int, *, n: int = 2000, k: int = 5, seed: int 
                   progress: Progress | None = None, **options) -> np.ndarray:
     """O_k of every point of ``n`` uniform points in [0, 1]^d under ``measure`` (ties broken at random, seeded)."""
     check_measure(measure)
-    X = uniform(n, int(d), low=0.0, high=1.0, seed=sub_seed(seed, _STREAM["hub_data"], d))
+    X = Data("uniform", seed=sub_seed(seed, _STREAM["hub_data"], d),
+             options={"n": n, "d": int(d), "low": 0.0, "high": 1.0}).resolve().X
     sim = fit_similarity(measure, X, seed=sub_seed(seed, _STREAM["ik"], d), **options)
     report = None if progress is None else (lambda f: progress(f, "nearest neighbours"))
     neighbours = k_nearest_blocks(lambda a, b: sim(rows=slice(a, b)), n, k, seed=sub_seed(seed, 6, d),

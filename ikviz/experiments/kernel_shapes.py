@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..data import uniform
 from ..kernels import Partition, shared_cells
 from ..params import setting
 from ..runner import Memo, Progress, resolve
@@ -88,7 +87,7 @@ def sharpness(*, n: int, psi: int, t: int, ref: tuple[float, float], seed: int,
     alongside) and a histogram of the similarity values (``hist`` over
     ``hist_edges``).
     """
-    X = uniform(n, 2, seed=seed)
+    X = surfaces_data(("uniform", n, seed))
     psi = min(int(psi), n)
     dist = np.abs(X - np.asarray(ref)).sum(axis=1) / 2
     corners = np.array([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]])

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import four_quadrants, uniform
-from ..data.views import tsne_view
+from ..data import Data, step
 from ..kernels import IsolationKernel, laplacian_psi, rbf, shared_cells
 from ..registry import MEASURES, isolation_kernel
 from ..runner import Memo, resolve
@@ -34,19 +33,33 @@ def check_kernel(kernel: str) -> None:
         raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
 
 
-def make_data(spec: tuple) -> np.ndarray:
-    """The 2-D points a data spec names (see the module docstring)."""
+def describe(spec: tuple) -> Data:
+    """The :class:`ikviz.data.Data` a data spec names (see the module docstring).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.surfaces import describe
+    >>> describe(("tsne", "iris", 60, 0)).steps[-1].name
+    'tsne'
+    """
     kind, *args = spec
     if kind == "uniform":
         n, seed = args
-        return uniform(n, 2, seed=seed)
+        return Data("uniform", seed=seed, options={"n": n, "d": 2})
     if kind == "quadrants":
         counts, seed = args
-        return four_quadrants(tuple(counts), seed=seed)[0]
+        return Data("four-quadrants", seed=seed, options={"counts": tuple(counts)})
     if kind == "tsne":
         name, n, seed = args
-        return tsne_view(name, n, seed)[0]
+        if n < 10:
+            raise ValueError(f"n must be at least 10 points for a t-SNE view; got {n}.")
+        return Data(name, seed=seed, steps=(step("subsample", n=int(n)), "minmax", "tsne"))
     raise ValueError(f"unknown data spec {spec!r}.")
+
+
+def make_data(spec: tuple) -> np.ndarray:
+    """The 2-D points a data spec names (:func:`describe`)."""
+    return describe(spec).resolve().X
 
 
 def grid_axis(grid: int) -> np.ndarray:

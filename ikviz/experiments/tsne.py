@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..data import canonical_name, dataset_info, load
+from ..data import Data as Description
+from ..data import canonical_name, dataset_info, step
 from ..data import dataset_names as bundled_names
 from ..embedding import IsolationKernelAffinities, separation_scores
 from ..data import dataset_label as bundled_label
@@ -181,7 +182,7 @@ def dataset_names() -> tuple[str, ...]:
 def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0) -> Data:
     """The points to embed, with the PCA start both embeddings share.
 
-    Synthetic: the w-Gaussians of :func:`ikviz.data.load` plus the origin as one
+    The rows :func:`describe` names. Synthetic: the w-Gaussians plus the origin as one
     extra point (label ``ORIGIN_LABEL``). Real: the dataset with each feature scaled to [0, 1]
     (as Ting et al. do before clustering), so no feature dominates the distances.
     The start is openTSNE's own ``initialization="pca"``, computed once here
@@ -198,17 +199,31 @@ def load_data(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0)
     from openTSNE.initialization import pca
 
     dataset = canonical_name(dataset)
-    if dataset in SYNTHETIC:
-        X, y = load("w-gaussians", n_per_cluster=n_per_cluster, w=w, sigma_b=SYNTHETIC[dataset][1], seed=seed)
-        X = np.vstack([X, np.zeros((1, X.shape[1]))])
-        y = np.append(y, ORIGIN_LABEL)
-        classes, origin = ("red cluster", "blue cluster"), len(y) - 1
-    elif dataset in real_datasets():
-        X, y = load(dataset, scale="minmax")
-        classes, origin = tuple(str(v) for v in np.unique(y)), None
+    got = describe(dataset, w, n_per_cluster, seed).resolve()
+    if got.origin is not None:
+        classes = ("red cluster", "blue cluster")
     else:
-        raise ValueError(f"unknown dataset {dataset!r}; choose one of: {', '.join(dataset_names())}.")
-    return Data(dataset, X, y, classes, origin, start=pca(X, 2, random_state=seed))
+        classes = tuple(str(v) for v in np.unique(got.y))
+    return Data(dataset, got.X, got.y, classes, got.origin, start=pca(got.X, 2, random_state=seed))
+
+
+def describe(dataset: str, w: int = 2, n_per_cluster: int = 500, seed: int = 0) -> Description:
+    """The :class:`ikviz.data.Data` :func:`load_data` embeds: w-Gaussians and the origin, or real data in [0, 1].
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import describe
+    >>> [s.name for s in describe("w-gaussians-unequal").steps], dict(describe("w-gaussians-unequal").options)
+    (['origin'], {'n_per_cluster': 500, 'sigma_b': 3.0, 'w': 2})
+    """
+    dataset = canonical_name(dataset)
+    if dataset in SYNTHETIC:
+        return Description("w-gaussians", seed=seed, options={"n_per_cluster": n_per_cluster, "w": w,
+                                                              "sigma_b": SYNTHETIC[dataset][1]},
+                           steps=(step("origin", label=ORIGIN_LABEL),))
+    if dataset in real_datasets():
+        return Description(dataset, seed=seed, steps=("minmax",))
+    raise ValueError(f"unknown dataset {dataset!r}; choose one of: {', '.join(dataset_names())}.")
 
 
 def n_jobs(n: int, sharing: int = 1) -> int:
