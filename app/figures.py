@@ -159,9 +159,13 @@ def _snippet(source) -> str | None:
 #: (:func:`view`); each value is the most that setting gets (a tuple: the values kept)
 PREVIEWS: dict[str, dict] = {
     "ikviz.experiments.tsne:run": {"n_per_cluster": 100},
-    "ikviz.experiments.dimensionality:run_instability": {"d_max": 100, "t_trials": 1},
+    # d_values too: a replaced d_max does not recompute the d the params derived from it
+    "ikviz.experiments.dimensionality:run_instability": {"d_max": 300, "d_values": (10, 30, 100, 300), "t_trials": 1,
+                                                          "n_per_cluster": 250},
     "ikviz.experiments.dimensionality:run_hubness": {"n": 500},
     "ikviz.experiments.indexing:run": {"n_max": 200},
+    # the SVMs' parameters at the sliders' values: 5 fits instead of a 5-fold search over each kernel's grid
+    "ikviz.experiments.classification:run": {"tuning": "fixed"},
     "ikviz.experiments.density:run_grid": {"psis": (16, 64, 256), "ds": (10, 30, 50), "n": 100},
     "ikviz.experiments.clustering:run": {"max_points": 500, "n_per_cluster": 250},
 }
@@ -190,8 +194,10 @@ def preview_of(run, params):
         if isinstance(limit, tuple):
             kept = tuple(v for v in (value or ()) if v in limit)
             smaller = kept if kept and len(kept) < len(value) else value
-        else:
-            smaller = min(value, limit) if isinstance(value, (int, float)) else value
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            smaller = min(value, limit)
+        else:  # a quicker choice of the same computation (e.g. fixed parameters instead of a CV search)
+            smaller = limit
         if smaller != value:
             changes[name] = smaller
     if not changes:
@@ -212,7 +218,8 @@ def _describe(params, quick) -> str:
         if full != small:
             spec = field_of_name(params, f.name)
             name = spec.label if spec is not None else f.name.replace("_", " ")
-            show = (lambda v: ", ".join(map(str, v))) if isinstance(full, tuple) else str
+            shown = spec.format if spec is not None and callable(spec.format) else str
+            show = (lambda v: ", ".join(map(str, v))) if isinstance(full, tuple) else (lambda v: str(shown(v)))
             parts.append(f"{name} {show(small)} (the view: {show(full)})")
     return "; ".join(parts)
 
