@@ -133,3 +133,17 @@ def test_unknown_names_and_bad_flags_are_refused(tmp_path, capsys):
     assert main(["reproduce", "claims", "--quick", "--full", "--out", str(tmp_path)]) == 2
     assert "not both" in capsys.readouterr().err
     assert main(["reproduce", "claims", "--workers", "0", "--out", str(tmp_path)]) == 2
+
+
+@pytest.mark.slow
+def test_side_by_side_on_a_dask_cluster_writes_the_same_numbers(tmp_path):
+    """``--workers 2``: each pending reproduction a task of a local Dask cluster; a second run reads them back."""
+    lines = []
+    claims.reproduce_all(tmp_path, quick=True, echo=lines.append, names=["hubness", "kernel-shapes"], workers=2)
+    assert any("side by side on a Dask cluster" in line for line in lines)
+    here = reproduce.payload("hubness", quick=True)
+    there = json.loads((tmp_path / "hubness.json").read_text())
+    assert there["skewness"] == reproduce.to_jsonable(here["skewness"]) and there["fingerprint"]
+    lines.clear()
+    claims.reproduce_all(tmp_path, echo=lines.append, names=["hubness"], workers=2)   # full size: not stored yet
+    assert not any("read back" in line for line in lines)
