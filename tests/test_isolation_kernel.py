@@ -327,11 +327,11 @@ def test_numba_compilation_is_cached_across_processes(tmp_path):
     script = textwrap.dedent("""
         import numpy as np
         from ikviz import IsolationKernel
-        from ikviz.kernels import _itree, _voronoi
+        from ikviz.kernels import _gemm, _itree
         X = np.random.default_rng(0).normal(size=(50, 3))
         for m in ("anne", "iforest"):
             IsolationKernel(psi=8, t=5, method=m).fit(X).transform(X)
-        stats = [f.stats for f in (_voronoi.nearest_in_tile, _itree.build_forest, _itree.route_heaps)]
+        stats = [f.stats for f in (_gemm._tiles, _itree.build_forest, _itree.route_heaps)]
         print(sum(len(s.cache_misses) for s in stats), sum(len(s.cache_hits) for s in stats))
     """)
     for _ in range(2):

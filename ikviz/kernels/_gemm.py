@@ -7,9 +7,14 @@ those of :func:`._voronoi.nearest_centres` and :func:`._inne.covering_balls`.
 
 from __future__ import annotations
 
-import numpy as np
+import ctypes
 
-from ._inne import covering_in_tile, sq_norms
+import numpy as np
+import scipy.linalg.cython_blas  # noqa: F401  (loads SciPy's BLAS, whose sgemm the tiles call)
+from numba import njit
+from numba.extending import get_cython_function_address
+
+from ._inne import covering_in_tile
 from ._voronoi import nearest_in_tile
 
 
@@ -17,6 +22,94 @@ from ._voronoi import nearest_in_tile
 _TILE_FLOATS = 1 << 18
 #: Rows per tile: the columns of a tile, over which the minimum runs as vector operations.
 _TILE_ROWS = 256
+#: Largest M * N * K of a product that OpenBLAS (NumPy's and SciPy's wheels) hands to its small-matrix
+#: kernels on x86-64 (no packing, no separate pass zeroing the output): for few features they run the
+#: products at 1.1-1.2x the float32 peak where tiles past it run at 1.5-1.6x (K = 21; issue 34).
+_SMALL_MNK = 1_000_000
+#: Up to this many columns (features + 1) the small tiles pay; past it the packed kernels are as fast.
+_SMALL_MAX_K = 64
+
+
+def tile_shape(psi: int, k: int, t: int) -> tuple[int, int]:
+    """``(rows, partitionings)`` of one tile for ``psi`` centres per partitioning and ``k`` columns.
+
+    Small tiles (at most ``_SMALL_MNK`` multiply-adds, rows a multiple of 16)
+    where ``k`` is small enough for them to pay and they hold at least 32
+    rows; otherwise ``_TILE_ROWS`` rows by as many partitionings as fit in
+    ``_TILE_FLOATS`` products.
+    """
+    if k <= _SMALL_MAX_K and psi * k * 32 <= _SMALL_MNK:
+        rows = min(_TILE_ROWS, _SMALL_MNK // (psi * k) // 16 * 16)
+        return rows, max(1, min(t, _SMALL_MNK // (psi * k * rows)))
+    return _TILE_ROWS, max(1, min(t, _TILE_FLOATS // (psi * _TILE_ROWS)))
+
+
+#: SciPy's Fortran sgemm (every argument by address), called from the tile loop in numba: no Python
+#: between tiles (a NumPy call and a numba dispatch per tile cost as much as the small tiles' products).
+_SGEMM = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * 13))(
+    get_cython_function_address("scipy.linalg.cython_blas", "sgemm"))
+
+
+@njit(cache=True, nogil=True)
+def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t, stride,
+           tile_rows, per_group, start, stop, inne, out):
+    """Cells of rows ``start .. stop`` tile by tile: one ``sgemm`` per tile, then its exact per-tile pass.
+
+    A block of ``tile_rows`` rows is copied, transposed and in float32, into
+    one contiguous (dim + 1, rows) buffer with a row of ones (the products'
+    leading dimension is then the block's, not n: a long stride between the
+    features thrashes the cache in the small-matrix kernels); the tile
+    ``D = C32[k0 * psi:k1 * psi] @ block`` is (centres, rows), row-major.
+    """
+    dim = P.shape[1]
+    K = dim + 1
+    xb = np.empty(K * tile_rows, dtype=np.float32)
+    D = np.empty(per_group * psi * tile_rows, dtype=np.float32)
+    tol32 = np.empty(tile_rows, dtype=np.float32)
+    tol64 = np.empty(tile_rows)
+    zn = np.empty(tile_rows)
+    trans = np.array([78], dtype=np.int8)  # 'N'
+    ab = np.array([1.0, 0.0], dtype=np.float32)  # alpha, beta
+    dims = np.empty(6, dtype=np.int32)
+    for b in range(start, stop, tile_rows):
+        rows = min(tile_rows, stop - b)
+        for i in range(rows):
+            p = P[b + i]
+            s = 0.0
+            for l in range(dim):
+                xb[l * rows + i] = p[l]
+                s += p[l] * p[l]
+            xb[dim * rows + i] = 1.0
+            # float32 products err by at most rel32 / 2 * (|c|^2 + 2 |x| |c|); the tile compares within twice that
+            tol32[i] = rel32 * (cmax * cmax + 2.0 * np.sqrt(s) * cmax) * (1.0 + 1e-6)
+            if inne:
+                z = Z[b + i]
+                s = 0.0
+                for l in range(z.shape[0]):
+                    s += z[l] * z[l]
+                zn[i] = s
+                tol64[i] = np.float64(tol32[i]) + rel * s
+        for k0 in range(0, t, per_group):
+            k1 = min(t, k0 + per_group)
+            m = (k1 - k0) * psi
+            # column-major: D^T (rows x m) = block^T (rows x K, leading dim rows) @ C32^T (K x m, leading dim K)
+            dims[0] = rows
+            dims[1] = m
+            dims[2] = K
+            dims[3] = rows
+            dims[4] = K
+            dims[5] = rows
+            sgemm(trans.ctypes, trans.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes, ab.ctypes,
+                  xb.ctypes, dims[3:].ctypes, C32[k0 * psi:].ctypes, dims[4:].ctypes, ab[1:].ctypes,
+                  D.ctypes, dims[5:].ctypes)
+            tile = D[:m * rows].reshape((m, rows))
+            if inne:
+                covering_in_tile(tile, k0, k1, tol64[:rows], zn[:rows], P, C64, N64, R64, Z, samples, index,
+                                 shift, scale, rel, cmax, psi, stride, b, out)
+            else:
+                nearest_in_tile(tile, k0, k1, tol32[:rows], P, C64, N64, Z, samples, index, shift, scale, rel,
+                                cmax, psi, stride, b, out)
+    return out
 
 
 def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
@@ -35,37 +128,16 @@ def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel,
     """
     n, dim = P.shape
     cmax = float(cmax)
-    per_group = max(1, min(t, _TILE_FLOATS // (psi * _TILE_ROWS)))
+    tile_rows, per_group = tile_shape(psi, dim + 1, t)
+    inne = radii is not None
+    R64 = radii if inne else np.empty(0)
 
     def run(start, stop):
-        if stop <= start:
-            return
-        XT = np.empty((dim + 1, stop - start), dtype=np.float32)
-        XT[:dim] = P[start:stop].T
-        XT[dim] = 1.0
-        pn = np.sqrt(np.einsum("ij,ij->i", P[start:stop], P[start:stop]))
-        # float32 products err by at most rel32 / 2 * (|c|^2 + 2 |x| |c|); the tile compares within twice that
-        tol32 = (rel32 * (cmax * cmax + 2.0 * pn * cmax) * (1.0 + 1e-6)).astype(np.float32)
-        if radii is not None:
-            zn = sq_norms(Z[start:stop], np.empty(stop - start))
-            tol64 = tol32.astype(np.float64) + rel * zn
-        buf = np.empty(per_group * psi * _TILE_ROWS, dtype=np.float32)
-        for b in range(start, stop, _TILE_ROWS):
-            rows = min(_TILE_ROWS, stop - b)
-            cols = XT[:, b - start:b - start + rows]
-            for k0 in range(0, t, per_group):
-                k1 = min(t, k0 + per_group)
-                D = buf[:(k1 - k0) * psi * rows].reshape((k1 - k0) * psi, rows)
-                np.matmul(C32[k0 * psi:k1 * psi], cols, out=D)
-                if radii is not None:
-                    here = slice(b - start, b - start + rows)
-                    covering_in_tile(D, k0, k1, tol64[here], zn[here], P, C64, N64, radii, Z, samples, index,
-                                     shift, scale, rel, cmax, psi, stride, b, out)
-                    continue
-                nearest_in_tile(D, k0, k1, tol32[b - start:b - start + rows], P, C64, N64, Z, samples, index,
-                                shift, scale, rel, cmax, psi, stride, b, out)
+        if stop > start:
+            _tiles(_SGEMM, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
+                   stride, tile_rows, per_group, start, stop, inne, out)
 
-    workers = max(1, min(int(workers), -(-n // (4 * _TILE_ROWS))))
+    workers = max(1, min(int(workers), -(-n // (4 * tile_rows))))
     if workers == 1:
         run(0, n)
         return out

@@ -130,6 +130,14 @@ def pack_values(values: np.ndarray, like: np.ndarray) -> np.ndarray:
     return flat.reshape(n_groups, width)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _take(v, m, s, ix, j):
+    """One sampled point's value ``v`` into a row's (minimum, runner-up, index of the minimum)."""
+    lt = v < m
+    s = m if lt else (v if v < s else s)  # the runner-up: the old minimum, or min(runner-up, v)
+    return (v if lt else m), s, (j if lt else ix)
+
+
 @njit(cache=True, nogil=True)
 def nearest_in_tile(D, k0, k1, tol32, P, C64, N64, Z, samples, index, shift, scale, rel, cmax,
                     psi, stride, row0, out):
@@ -137,19 +145,20 @@ def nearest_in_tile(D, k0, k1, tol32, P, C64, N64, Z, samples, index, shift, sca
 
     ``D[(k - k0) * psi + j, i]`` holds |c_kj|^2 - 2 x_i.c_kj in float32 (one
     BLAS sgemm per tile), rows of the block across the columns, so that the
-    minimum over the centres and the count of centres within ``tol32[i]`` of
-    it are element-wise vector operations over the rows. ``tol32`` bounds
-    twice the float32 product's error: a row with exactly one centre within
-    it of the minimum has that centre as its true nearest. Every other row
-    (about 0.04% of them) is decided as :func:`nearest_centres` decides all:
-    float64 products (``C64`` (t * psi, dim) centres, ``N64`` squared norms,
-    summed in a fixed order) and, on a float64 near-tie, the exact distances.
+    minimum over the centres, its index and the runner-up are element-wise
+    vector operations over the rows, taken in one pass over the tile (four
+    centres per pass over the block's rows). ``tol32`` bounds twice the
+    float32 product's error: a row whose runner-up lies beyond the minimum
+    plus ``tol32[i]`` (exactly one centre within it of the minimum) has that
+    centre as its true nearest. Every other row (about 0.04% of them) is
+    decided as :func:`nearest_centres` decides all: float64 products
+    (``C64`` (t * psi, dim) centres, ``N64`` squared norms, summed in a fixed
+    order) and, on a float64 near-tie, the exact distances.
     """
     B = D.shape[1]
     mn = np.empty(B, dtype=np.float32)
-    lim = np.empty(B, dtype=np.float32)
-    cnt = np.empty(B, dtype=np.float32)
-    idx = np.empty(B, dtype=np.float32)
+    sec = np.empty(B, dtype=np.float32)
+    idx = np.empty(B, dtype=np.int32)
     v64 = np.empty(psi)
     dim = P.shape[1]
     for k in range(k0, k1):
@@ -157,24 +166,30 @@ def nearest_in_tile(D, k0, k1, tol32, P, C64, N64, Z, samples, index, shift, sca
         first = D[base]
         for i in range(B):
             mn[i] = first[i]
-        for j in range(1, psi):
-            r = D[base + j]
+            sec[i] = np.float32(np.inf)
+            idx[i] = 0
+        j = 1
+        while j + 4 <= psi:  # four centres per pass: the row's state is loaded and stored once for them
+            r0, r1, r2, r3 = D[base + j], D[base + j + 1], D[base + j + 2], D[base + j + 3]
             for i in range(B):
-                if r[i] < mn[i]:
-                    mn[i] = r[i]
-        for i in range(B):
-            lim[i] = mn[i] + tol32[i]
-            cnt[i] = 0.0
-            idx[i] = 0.0
-        for j in range(psi):
-            r = D[base + j]
-            fj = np.float32(j)
+                m, s, ix = _take(r0[i], mn[i], sec[i], idx[i], j)
+                m, s, ix = _take(r1[i], m, s, ix, j + 1)
+                m, s, ix = _take(r2[i], m, s, ix, j + 2)
+                m, s, ix = _take(r3[i], m, s, ix, j + 3)
+                mn[i] = m
+                sec[i] = s
+                idx[i] = ix
+            j += 4
+        while j < psi:
+            r0 = D[base + j]
             for i in range(B):
-                hit = r[i] <= lim[i]
-                cnt[i] += np.float32(1.0) if hit else np.float32(0.0)
-                idx[i] += fj if hit else np.float32(0.0)
+                m, s, ix = _take(r0[i], mn[i], sec[i], idx[i], j)
+                mn[i] = m
+                sec[i] = s
+                idx[i] = ix
+            j += 1
         for i in range(B):
-            if cnt[i] == 1.0:
+            if sec[i] > np.float32(mn[i] + tol32[i]):  # one centre within the bound of the minimum
                 out[row0 + i, k] = k * stride + np.int64(idx[i])
                 continue
             # a float32 near-tie: decide in float64, then exactly, as nearest_centres does
