@@ -108,3 +108,26 @@ def test_randlocal_a_duplicate_of_an_anchor_maps_to_it_and_the_anchor_row_to_ano
     assert own != j and own == int(d.argmin())  # the anchor's own row takes its nearest *other* anchor
     # as new data, the anchor row maps to its own anchor too
     assert rl.transform(Xd[[anchor_row]]).indices[0] == j
+
+
+def test_progress_is_proportional_to_each_passs_work():
+    """The store's ETA reads progress(fraction, text): each learner's share is its pass's work (online.cost)."""
+    p = onl.Params(dataset="density-ratio", n=300, methods=("FOGD", "RBP", "OGD"), tune_eta=False, D=800, B=20)
+    seen = []
+    res = onl.run(p, progress=lambda f, text: seen.append((round(f, 6), text)))
+    X, _ = onl.make_stream("density-ratio", 300, 0)
+    work = [onl.cost(m, p, 300, X.shape[1]) for m in p.methods]
+    starts = [f for f, text in seen if "one pass" in text]
+    expected = [sum(work[:i]) / sum(work) for i in range(3)]
+    assert starts == pytest.approx(expected, abs=1e-6) and seen[-1] == (1.0, "done")
+    assert starts[1] > 0.8  # FOGD with D = 800 is most of the work, not a third of it
+    # each pass is timed along the stream (one part per 1,000 examples, at most CHECKPOINTS)
+    assert all(len(r.times) == 1 and r.times[-1] == r.seconds for r in res.results)
+
+
+def test_a_pass_in_parts_is_the_pass_in_one_piece():
+    X, y = onl.make_stream("german", 1000, 0, scale=None)
+    whole = onl.make_learner("RBP", onl.Params(B=20), X=X).fit(X, y)
+    parts = onl.run_method("RBP", np.vstack([X, X]), np.concatenate([y, y]), onl.Params(B=20))
+    assert len(parts.times) == 2 and parts.times[0] < parts.times[1]
+    assert np.array_equal(parts.mistakes[:1000], whole.mistakes_)

@@ -28,7 +28,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._sklearn import Interval, StrOptions
-from . import _budget
+from ._budget import (BOGD, BPAS, BSGD_MERGE, BSGD_REMOVE, FORGETRON, OGD, PERCEPTRON, PROJECTRON, PROJECTRON_PP,
+                      RBP, kernel_pass)
 from ._ogd import kernel_scores
 from .online import _LU2016_GAMMA, _OnlineClassifier
 
@@ -144,7 +145,7 @@ class _KernelOnline(_OnlineClassifier):
             support[:old], alpha[:old] = self._support, self._alpha[:old]
             age[:old], lab[:old] = self._age, self._lab
         self._support, self._alpha, self._age, self._lab = support, alpha, age, lab
-        if self._algo in (_budget.PROJECTRON, _budget.PROJECTRON_PP):
+        if self._algo in (PROJECTRON, PROJECTRON_PP):
             self._kinv = np.zeros((capacity, capacity))
         elif self._kinv is None:
             self._kinv = np.zeros((1, 1))
@@ -159,7 +160,7 @@ class _KernelOnline(_OnlineClassifier):
         while lo < n:
             if self._support is None or self._n_sv >= self._support.shape[0]:
                 self._grow(X.shape[1])
-            used, self._n_sv = _budget.kernel_pass(
+            used, self._n_sv = kernel_pass(
                 X[lo:], codes[lo:], u[lo:], self._algo, float(self.gamma), self._step_size(), self._lam(), budget,
                 self._support, self._alpha, self._age, self._lab, self._kinv, self._n_sv, self._state, out[lo:])
             lo += used
@@ -209,7 +210,7 @@ class KernelPerceptronClassifier(_KernelOnline):
     array([0, 1])
     """
 
-    _algo = _budget.PERCEPTRON
+    _algo = PERCEPTRON
     _parameter_constraints: dict = {**_KernelOnline._parameter_constraints,
                                     "max_support": [Interval(Integral, 1, None, closed="left")]}
 
@@ -252,7 +253,7 @@ class KernelOGDClassifier(_KernelOnline):
     (True, 1)
     """
 
-    _algo = _budget.OGD
+    _algo = OGD
     _parameter_constraints: dict = {**_KernelOnline._parameter_constraints,
                                     "eta": [Interval(Real, 0, np.inf, closed="neither")],
                                     "max_support": [Interval(Integral, 1, None, closed="left")]}
@@ -299,7 +300,7 @@ class RBPClassifier(_KernelOnline):
     (20, True)
     """
 
-    _algo = _budget.RBP
+    _algo = RBP
     _poor_score = True
     _parameter_constraints: dict = {**_BUDGETED, "random_state": ["random_state"]}
 
@@ -339,7 +340,7 @@ class ForgetronClassifier(_KernelOnline):
     (20, True)
     """
 
-    _algo = _budget.FORGETRON
+    _algo = FORGETRON
     _parameter_constraints: dict = _BUDGETED
 
     def __init__(self, budget=100, gamma=_LU2016_GAMMA):
@@ -380,7 +381,7 @@ class ProjectronClassifier(_KernelOnline):
     (True, True)
     """
 
-    _algo = _budget.PROJECTRON
+    _algo = PROJECTRON
     _parameter_constraints: dict = {**_KernelOnline._parameter_constraints,
                                     "budget": [Interval(Integral, 1, MAX_PROJECTRON_BUDGET, closed="both")],
                                     "eta": [Interval(Real, 0, np.inf, closed="left")]}
@@ -425,7 +426,7 @@ class ProjectronPPClassifier(ProjectronClassifier):
     (True, True)
     """
 
-    _algo = _budget.PROJECTRON_PP
+    _algo = PROJECTRON_PP
 
 
 @_doc
@@ -461,7 +462,7 @@ class BPASClassifier(_KernelOnline):
     (30, True)
     """
 
-    _algo = _budget.BPAS
+    _algo = BPAS
     _parameter_constraints: dict = {**_BUDGETED, "C": [Interval(Real, 0, np.inf, closed="neither")]}
 
     def __init__(self, budget=100, gamma=_LU2016_GAMMA, C=1.0):
@@ -509,7 +510,7 @@ class BOGDClassifier(_KernelOnline):
     (30, True)
     """
 
-    _algo = _budget.BOGD
+    _algo = BOGD
     _parameter_constraints: dict = {**_BUDGETED, "eta": [Interval(Real, 0, np.inf, closed="neither")],
                                     "lam": [Interval(Real, 0, np.inf, closed="left")],
                                     "random_state": ["random_state"]}
@@ -564,7 +565,7 @@ class BSGDClassifier(_KernelOnline):
     (30, True)
     """
 
-    _algo = _budget.BSGD_MERGE
+    _algo = BSGD_MERGE
     _parameter_constraints: dict = {**_BUDGETED, "lam": [Interval(Real, 0, np.inf, closed="neither")],
                                     "maintenance": [StrOptions({"merge", "remove"})],
                                     "random_state": ["random_state"]}
@@ -582,4 +583,4 @@ class BSGDClassifier(_KernelOnline):
 
     def _start(self, classes) -> None:
         super()._start(classes)
-        self._algo = _budget.BSGD_MERGE if self.maintenance == "merge" else _budget.BSGD_REMOVE
+        self._algo = BSGD_MERGE if self.maintenance == "merge" else BSGD_REMOVE
