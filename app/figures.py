@@ -40,6 +40,17 @@ class _Slides:
         self.last = None  # how to draw the last figure, if the link asked for one beyond it
         self.shown = False  # whether the latest figure was the chosen one
         self.chosen = ui.control(self._defer, "Figure", SLIDE_KEY, 1, always=True, min_value=1, max_value=MAX_SLIDES)
+        self.group = _group()  # the figures a tour step compares (?figs=3,5,6), side by side; () if none
+        self.columns = None
+
+    def _draw(self, draw) -> None:
+        if not self.group:
+            draw()
+            return
+        if self.columns is None:  # at the group's first figure: one column for each
+            self.columns = st.columns(len(self.group))
+        with self.columns[self.group.index(len(self.titles))]:
+            draw()
 
     def _defer(self, label, *, key, on_change, **_):
         self.pager = (label, key, on_change)
@@ -47,15 +58,16 @@ class _Slides:
     def take(self, title: str, draw) -> None:
         """Count one figure of the page; draw it (``draw()``) if it is the chosen one."""
         self.titles.append(title or f"Figure {len(self.titles) + 1}")
-        self.shown = len(self.titles) == self.chosen
+        n = len(self.titles)
+        self.shown = n in self.group if self.group else n == self.chosen
         if self.shown:
-            draw()
+            self._draw(draw)
         self.last = draw
 
     def finish(self) -> None:
         """Draw the pager, and the last figure if the link chose one beyond it."""
         n = len(self.titles)
-        if n == 0:
+        if n == 0 or (self.group and self.columns is not None):  # a step's group: its figures, no pager
             return
         with self.slot.container():
             if self.chosen > n:
@@ -69,6 +81,20 @@ class _Slides:
                 st.radio(label, options=range(1, n + 1), key=key, on_change=on_change, horizontal=True,
                          format_func=lambda i: f"{i} · {_short(self.titles[i - 1])}",
                          help="Presentation mode shows one figure at a time, as large as the screen allows.")
+
+
+#: URL key of the figures a tour step compares, drawn side by side in presentation mode (``figs=3,5,6``)
+GROUP_KEY = "figs"
+
+
+def _group() -> tuple[int, ...]:
+    """The figure numbers of ``?figs=`` (each at least 1, at most :data:`MAX_SLIDES`, at most 4), or ()."""
+    text = st.query_params.get(GROUP_KEY) or ""
+    numbers = []
+    for part in text.split(","):
+        if part.strip().isdigit() and 1 <= int(part) <= MAX_SLIDES and int(part) not in numbers:
+            numbers.append(int(part))
+    return tuple(numbers[:4]) if len(numbers) > 1 else ()
 
 
 def _short(title: str, length: int = 40) -> str:
@@ -92,7 +118,8 @@ def finish_page() -> None:
     if slides is not None:
         slides.finish()
     else:
-        st.query_params.pop(SLIDE_KEY, None)  # one figure at a time is presentation mode's alone
+        for key in (SLIDE_KEY, GROUP_KEY):  # one figure (or a step's group) at a time is presentation mode's alone
+            st.query_params.pop(key, None)
     pending = ui.run_state().pop("pending", None)
     if pending is not None:
         slot, run, params, kwargs = pending
@@ -261,6 +288,11 @@ def view(run, params, **kwargs):
         state["source"] = (run, quick)
         return result
     return store.compute(run, params, **kwargs)
+
+
+def held(run, params) -> bool:
+    """Whether the store holds ``run(params)`` already (nothing is computed)."""
+    return store.get_store().peek(run, params)[0]
 
 
 def held_over(run, params, name: str, values) -> dict:

@@ -62,7 +62,7 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 [data-testid="stMain"] .st-key-_w_fig [role="radiogroup"] p { font-size: 18px !important; }
 </style>"""
 #: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 300 px;
-#: stacked panels at least 3/4 of their built height), so that the step's figure, legend and axis titles
+#: stacked panels at least 170 px a row), so that the step's figure, legend and axis titles
 #: included, is on screen without scrolling. Plotly draws a figure at the height it was built for; this
 #: relayouts it whenever the page or the window changes.
 FIT_SCRIPT = r"""<script>
@@ -77,10 +77,10 @@ FIT_SCRIPT = r"""<script>
       const top = gd.getBoundingClientRect().top + (main ? main.scrollTop : 0);
       // a figure drawn afresh (not at the height this set) is measured again
       if (gd._fullLayout.height !== Number(gd.dataset.ikvizFitted)) gd.dataset.ikvizBuilt = gd._fullLayout.height;
-      // stacked panels keep 3/4 of their built height at least: they stay readable, even past the fold
+      // stacked panels keep 170 px a row at least (a 2x2 figure fits under the bar at 720p), 300 px in all
       const rows = new Set(Object.keys(gd._fullLayout).filter(k => /^yaxis\d*$/.test(k))
         .map(k => String(gd._fullLayout[k].domain))).size;
-      const least = rows > 1 ? Math.round(0.75 * Number(gd.dataset.ikvizBuilt)) : 300;
+      const least = Math.max(300, 170 * rows);
       const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
       gd.dataset.ikvizFitted = height;
       if (Math.abs(gd._fullLayout.height - height) > 4) {

@@ -20,7 +20,7 @@ Examples
 >>> from ikviz.tours import TOURS, step_url
 >>> TOURS["ting2018"].steps[0].page
 'how-ik-is-built'
->>> step_url("ting2018", 1).endswith("&fig=3&tour=ting2018&step=1&present=1")
+>>> step_url("ting2018", 1).endswith("&fig=3&figs=3%2C5%2C6&tour=ting2018&step=1&present=1")
 True
 """
 
@@ -74,6 +74,7 @@ class Step:
     section: str | None = None
     fig: int | None = None
     says: str | None = None
+    figs: tuple = ()  # the figures a step compares, side by side in presentation mode (``figs=3,5,6``)
 
     def number(self, result, params=None) -> str | None:
         """ikviz's number at this step, from ``result``: the step's view computed at ``params`` (the page's
@@ -127,7 +128,8 @@ class Step:
         values = ({k: to_url(v) for k, v in self.settings.items()} if params is None
                   else to_query(params, every=True))
         return {**({views.SECTION_KEY: self.section} if self.section else {}), **values,
-                **({"fig": str(self.fig)} if self.fig is not None else {})}
+                **({"fig": str(self.fig)} if self.fig is not None else {}),
+                **({"figs": ",".join(map(str, self.figs))} if self.figs else {})}
 
     @property
     def control(self) -> str | None:
@@ -180,7 +182,7 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "On uniform data IK's contours are diamonds, like the Laplacian L_ψ and unlike the round RBF. "
              "Raise ψ: smaller cells, so IK falls off faster with distance.",
              move="psi", published="Fig. 3: contours become sharper as ψ increases (figure only)",
-             claim="ting2018-fig3", fig=3),
+             claim="ting2018-fig3", fig=3, figs=(3, 5, 6)),  # IK (iForest), L_ψ, RBF
         Step("density", {"psi": 32, "t": 500},
              "Density adaptivity: sparse pairs are more similar",
              "Four quadrants of different density. The pairs S and D are equally far apart, yet IK rates the "

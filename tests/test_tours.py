@@ -90,6 +90,8 @@ def test_every_step_is_valid_for_its_page(name, i, monkeypatch):
     notices = " ".join(w.value for w in at.warning)
     assert "could not be used as given" not in notices, notices
     for key, value in step.params.items():
+        if key == figures.GROUP_KEY:  # the figures a step compares, side by side: presentation mode's alone
+            continue
         if key == figures.SLIDE_KEY:  # which figure presentation mode shows: read in presentation mode alone
             shown = open_page(tour_bar.script(page)[len("views/"):-3], **query, present="1")
             assert "could not be used as given" not in " ".join(w.value for w in shown.warning)
@@ -179,6 +181,21 @@ def test_the_bar_shows_the_step_its_links_and_pins_its_control(monkeypatch):
     at.select_slider(key="_w_psi").set_value(64).run()
     assert not at.exception and at.query_params["psi"] == "64" and at.query_params["tour"] == "ting2018"
     assert any(tours.step_url("ting2018", 1, present=False) in c.value for c in at.code)  # link for the class
+
+
+def test_a_step_that_compares_kernels_shows_its_group_side_by_side(monkeypatch):
+    """ting2018 step 2 says IK is like L_ψ and unlike RBF: projected, it shows those three panels together."""
+    from apptest import charts
+
+    monkeypatch.setattr(kernel_shapes, "run", small_kernel_shapes)
+    step = tours.TOURS["ting2018"].steps[1]
+    assert step.figs and step.params[figures.GROUP_KEY] == ",".join(map(str, step.figs))
+    at = open_page("kernel_shapes", **tours.parse_step(tours.step_url("ting2018", 1))[1])
+    drawn = [c.id for c in charts(at)]
+    assert len(drawn) == len(step.figs) == 3, drawn
+    assert not [r for r in at.radio if r.key == "_w_fig"]  # no pager: the step's group is what it shows
+    kernels = list(kernel_shapes.KERNELS)
+    assert all(any(kernels[i - 1] in d for d in drawn) for i in step.figs)
 
 
 def test_the_first_and_last_steps_have_no_previous_and_no_next(monkeypatch):

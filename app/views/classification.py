@@ -28,8 +28,8 @@ def svm_section(p):
         st.info(note)
     with ui.guarded("the SVM comparison"):
         result = figures.view(exp.run, p, ask=exp.cost_text(p))
-        ui.table(plots.svm_table(result))
-        if not ui.presenting():
+        if not ui.presenting():  # projected, the figure comes first (above the fold at 720p), the table after it
+            ui.table(plots.svm_table(result))
             st.caption(plots.svm_table_caption(result))
             if p.dataset == "density-ratio":
                 st.caption(exp.single_fpr_text(result, float(p.ratio)))
@@ -45,9 +45,13 @@ def svm_section(p):
                                        f"regions_{k}")
         if p.tuning == "cv":
             figures.figure(figures.built(plots.cv_figure, result), "cv_curves")
-        if not ui.presenting():
+        if ui.presenting():
+            ui.table(plots.svm_table(result))
+        else:
             st.markdown(plots.svm_note(p.dataset, p.grid, p.shape, p.tuning))
 
+    if ui.presenting() and not figures.held(exp.paired_runs, ui.controls(exp.PairedParams, show=set(), base=p)):
+        return  # projected: the paired runs only once computed, no button waiting under the step's figure
     st.subheader("Paired runs over seeds")
     left, right = st.columns([1, 3])
     paired = ui.controls(exp.PairedParams, where=left, base=p)
