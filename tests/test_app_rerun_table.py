@@ -29,3 +29,14 @@ def test_the_table_says_when_a_fast_move_left_the_picture_as_it_was(capsys):
     p_row, q_row = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| p |", "| q |"))]
     assert "0.3 (no figure changed)" in p_row and "0.2 (figures not as before!)" in p_row
     assert "(" not in q_row
+
+
+def test_a_first_look_is_marked_and_counted_from_the_first_tab_alone(capsys):
+    tabs = [{"page": "tsne", "first_first_figure_s": 4.0, "first_first_look": True},
+            {"page": "tsne", "first_first_figure_s": 1.5, "first_first_look": False},
+            {"page": "tsne", "first_first_figure_s": 1.4, "first_first_look": False}]
+    row = app_rerun.median_row(tabs)
+    assert row["first_first_look"] is True  # the later tabs found the full view computed
+    app_rerun.print_table([row, {"page": "density", "first_first_figure_s": 2.0, "first_first_look": False}])
+    out = capsys.readouterr().out
+    assert "| tsne | 1.5 (first look) |" in out and "| density | 2.0 |" in out
