@@ -103,3 +103,47 @@ def test_tle_claims_follow_the_numbers():
     assert failed["ting2021-fig3-underestimate"] == "does not reproduce"
     assert failed["ting2021-fig3-bounds"] == "does not reproduce"
     assert failed["ting2021-fig3-real"] == "does not reproduce"
+
+
+# ------------------------------------------------------------------ ting2018 Table 5 (runtimes)
+def _table5_payload(rbf: float, lap: float, ik: float) -> dict:
+    return {"experiment": "ting2018-table5", "quick": True, "params": {"max_rows": 1000}, "n_train": 800,
+            "total": {"rbf": rbf, "laplacian": lap, "ik": ik, "rbf-native": 0.1, "ik-linear": 0.1}}
+
+
+def test_table5_claim_is_a_direction_with_two_parts():
+    assert _verdicts(_table5_payload(1.0, 1.0, 80.0))["ting2018-table5"] == "holds"
+    # IK faster than Laplacian (one part fails), or no slower than either
+    assert _verdicts(_table5_payload(1.0, 100.0, 80.0))["ting2018-table5"] == "does not reproduce"
+    assert _verdicts(_table5_payload(1.0, 1.0, 1.0))["ting2018-table5"] == "does not reproduce"
+
+
+def _tiny_split(max_rows, seed):
+    X = np.random.default_rng(seed).normal(size=(max_rows, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    return X[:90], X[90:], y[:90], y[90:]
+
+
+def test_table5_run_times_every_kernel(monkeypatch):
+    from ikviz.experiments import paper_ting2018_table5 as exp
+
+    monkeypatch.setattr(exp, "split", _tiny_split)
+    res = exp.run(exp.Params(max_rows=120, psi=8, t=10))
+    assert set(res.seconds) == {*exp.KERNELS, *exp.SHOWN} and res.n_train == 90
+    assert all(s["train"] > 0 and s["test"] > 0 for s in res.seconds.values())
+    assert min(res.accuracy.values()) > 0.7
+
+
+# ------------------------------------------------------------------ ting2021 Table 9
+def _table9_payload(ik_total: float, gk: float) -> dict:
+    paper = {"ik": 31, "gk": 100}
+    return {"experiment": "ting2021-table9", "quick": True, "params": {},
+            "rows": {"A9a": {"map": ik_total / 2, "svm": ik_total / 2, "ik_total": ik_total, "gk": gk,
+                             "paper": paper},
+                     "Ijcnn1": {"map": 0.1, "svm": 0.1, "ik_total": 0.2, "gk": 1.0, "paper": {"ik": 66, "gk": 95}}}}
+
+
+def test_table9_claim_needs_every_row_faster():
+    assert _verdicts(_table9_payload(0.3, 1.0))["ting2021-table9"] == "holds"
+    row = next(r for r in rows_for(_table9_payload(3.0, 1.0)) if r.key == "ting2021-table9")
+    assert row.verdict == "does not reproduce" and "A9a" in row.note
