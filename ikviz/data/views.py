@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .loading import load
+from .description import Data, step
 
 
 def tsne_view(name: str, n: int = 2000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -24,11 +24,7 @@ def tsne_view(name: str, n: int = 2000, seed: int = 0) -> tuple[np.ndarray, np.n
     >>> Z.shape, float(Z.min()), float(Z.max())
     ((60, 2), -1.0, 1.0)
     """
-    from openTSNE import TSNE
-    from sklearn.preprocessing import minmax_scale
-
     if n < 10:
         raise ValueError(f"n must be at least 10 points for a t-SNE view; got {n}.")
-    X, y = load(name, scale="minmax", max_rows=int(n), seed=int(seed))
-    Z = np.asarray(TSNE(n_components=2, perplexity=30, random_state=int(seed), n_jobs=2).fit(X))
-    return minmax_scale(Z, feature_range=(-1, 1)), y
+    got = Data(name, seed=int(seed), steps=(step("subsample", n=int(n)), "minmax", "tsne")).resolve()
+    return got.X, got.y
