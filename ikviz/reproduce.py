@@ -170,7 +170,8 @@ def _tsne_wgaussians() -> Entry:
                 "labels": labels, "embeddings": embeddings}
 
     return Entry("tsne-wgaussians", "ting2021 §4.2.4, Tables 5-6",
-                 "t-SNE with Gaussian (perplexity) vs Isolation Kernel affinities on the w-Gaussians: "
+                 "t-SNE with Gaussian (perplexity) vs Isolation Kernel affinities, and FIt-SNE (GK, openTSNE's FFT "
+                 "gradient), on the w-Gaussians: "
                  "embeddings and separation scores (5-NN accuracy, silhouette, trustworthiness) per w",
                  exp.Params, exp.run_tables, plots.figures, numbers,
                  quick={"n_per_cluster": 100, "exaggeration_iter": 100, "n_iter": 150})
