@@ -61,8 +61,8 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 [data-testid="stMain"] .st-key-_w_fig label[data-testid="stWidgetLabel"] { display: none; }
 [data-testid="stMain"] .st-key-_w_fig [role="radiogroup"] p { font-size: 18px !important; }
 </style>"""
-#: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 300 px;
-#: stacked panels at least 170 px a row), so that the step's figure, legend and axis titles
+#: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 30% of the
+#: window, 300 px at most; stacked panels 22% a row, 170 px at most), so that the step's figure, legend and axis titles
 #: included, is on screen without scrolling. Plotly draws a figure at the height it was built for; this
 #: relayouts it whenever the page or the window changes.
 FIT_SCRIPT = r"""<script>
@@ -77,10 +77,12 @@ FIT_SCRIPT = r"""<script>
       const top = gd.getBoundingClientRect().top + (main ? main.scrollTop : 0);
       // a figure drawn afresh (not at the height this set) is measured again
       if (gd._fullLayout.height !== Number(gd.dataset.ikvizFitted)) gd.dataset.ikvizBuilt = gd._fullLayout.height;
-      // stacked panels keep 170 px a row at least (a 2x2 figure fits under the bar at 720p), 300 px in all
+      // at least 30% of the window (300 px at most), stacked panels 22% a row (170 px at most): at 720p the
+      // step's figure fits under its bar, a 2x2 figure included
       const rows = new Set(Object.keys(gd._fullLayout).filter(k => /^yaxis\d*$/.test(k))
         .map(k => String(gd._fullLayout[k].domain))).size;
-      const least = Math.max(300, 170 * rows);
+      const least = rows > 1 ? rows * Math.min(170, Math.round(0.22 * w.innerHeight))
+        : Math.min(300, Math.round(0.3 * w.innerHeight));
       const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
       gd.dataset.ikvizFitted = height;
       if (Math.abs(gd._fullLayout.height - height) > 4) {
