@@ -147,3 +147,44 @@ def test_table9_claim_needs_every_row_faster():
     assert _verdicts(_table9_payload(0.3, 1.0))["ting2021-table9"] == "holds"
     row = next(r for r in rows_for(_table9_payload(3.0, 1.0)) if r.key == "ting2021-table9")
     assert row.verdict == "does not reproduce" and "A9a" in row.note
+
+
+# ------------------------------------------------------------------ ting2018 Table 6 (RF kernels)
+def test_rf_kernel_readings():
+    from ikviz.experiments.paper_ting2018_table6 import RandomForestKernel
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    y = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+    Kb = RandomForestKernel("breiman", n_trees=15).fit(X, y).transform(X)
+    Kd = RandomForestKernel("davies-ghahramani", n_trees=15).fit(X, y).transform(X)
+    for K in (Kb, Kd):
+        assert np.allclose(np.diag(K), 1.0) and np.allclose(K, K.T) and K.min() >= 0
+        assert np.linalg.eigvalsh(K).min() > -1e-9          # a share of indicator products: PSD
+    # a node at a random level holds at least the leaf's points: RF_DG is never below RF_B
+    assert (Kd >= Kb - 1e-12).all() and Kd.mean() > Kb.mean()
+    with pytest.raises(ValueError, match="reading"):
+        RandomForestKernel("nope").fit(X, y)
+
+
+def _table6_payload(ik: float, dg: float, b: float) -> dict:
+    from ikviz.experiments.paper_ting2018_svm import win_draw_loss
+    from ikviz.experiments.paper_ting2018_table6 import PAPER
+
+    rows = ("Heart", "German", "Vowel")
+    acc = {r: {"ik": ik, "rf_dg": dg, "rf_b": b} for r in rows}
+    paper = {r: dict(zip(("rf_dg", "rf_b", "ik"), PAPER[r])) for r in rows}
+    same = {k: win_draw_loss({r: p["ik"] for r, p in paper.items()}, {r: p[k] for r, p in paper.items()})
+            for k in ("rf_dg", "rf_b")}
+    wdl = {k: win_draw_loss({r: ik for r in rows}, {r: a[k] for r, a in acc.items()}) for k in ("rf_dg", "rf_b")}
+    return {"experiment": "ting2018-table6", "quick": True, "params": {}, "accuracy": acc, "paper": paper,
+            "wdl": wdl, "paper_wdl_same_rows": same}
+
+
+def test_table6_claims_follow_the_numbers():
+    held = _verdicts(_table6_payload(0.9, 0.8, 0.6))
+    assert held["ting2018-table6"] == "holds" and held["ting2018-table6-dg"] == "holds"
+    # IK beats RF_B only: the two-part claim fails; RF_B above RF_DG: the direction fails
+    failed = _verdicts(_table6_payload(0.9, 0.95, 0.6))
+    assert failed["ting2018-table6"] == "does not reproduce"
+    assert _verdicts(_table6_payload(0.9, 0.6, 0.8))["ting2018-table6-dg"] == "does not reproduce"
