@@ -281,6 +281,7 @@ _FACTORIES: dict[str, Callable[[], Entry]] = {"kernel-shapes": _kernel_shapes,
 # name -> module: a reproduction that says everything about itself in ikviz/experiments/<module>.py
 # (Params, run, numbers, SOURCE, DESCRIPTION, QUICK and optionally PAPER_SIZE) and ikviz/plots/<module>.py (figures)
 _MODULES: dict[str, str] = {"gk-bandwidth": "paper_gk_bandwidth",
+                            "ting2018-table6": "paper_ting2018_table6",
                             "ting2018-table5": "paper_ting2018_table5",
                             "ting2021-table9": "paper_ting2021_table9",
                             "ting2021-tle": "paper_ting2021_tle",
