@@ -55,3 +55,20 @@ def test_indexing_steps_weighted_by_the_dimensions_searched():
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     steps = np.diff(fractions)
     assert steps.min() == 0.0 and steps.max() > 1.5 * np.median(steps)  # the shared precision costs nothing
+
+
+def test_the_estimate_counts_down_through_a_long_step_that_reports_nothing():
+    """indexing's ball tree on IK's dense map: 80% of the bar in one step, one report at each end. The rate as of
+    the latest report goes on counting down; the rate as of now (no progress since) grew with every second."""
+    import time
+
+    from ikviz.store.scheduler import Job
+
+    job = Job("k", "one long step")
+    job.started = time.monotonic() - 20.0
+    job._samples.extend([(1.0, 0.03), (2.0, 0.06), (5.0, 0.15)])  # 0.03 a second, then a step 0.15 -> 0.95
+    job.fraction = 0.15
+    truth = 1.0 / 0.03 - 20.0  # at the same pace: 13.3 s left
+    assert truth / 2 <= job.remaining() <= truth * 2
+    job.started -= 30.0  # long overdue (50 s): still a finite, growing guess, never negative
+    assert 0 < job.remaining() < 50

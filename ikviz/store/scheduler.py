@@ -187,29 +187,38 @@ class Job:
         >>> job.profile = (8.0, [(0.0, 0.0), (0.2, 0.5), (1.0, 1.0)])  # last time: half done at 20% of the time
         >>> round(job.remaining())  # the mean of 10 s (the rate) and 40 s (the profile)
         20
+        >>> job.profile = None
+        >>> job.started -= 4  # 4 s on without a report: 4 s less to go
+        >>> round(job.remaining())
+        6
         """
         elapsed, fraction = self.elapsed(), self.fraction
         if fraction >= 1.0:
             return 0.0
+        # both readings are taken as of the latest report and count down from it: a long step that reports
+        # nothing until its end (a ball tree's search) must not look slower and slower while it runs; once
+        # past the time a reading gave it, the estimate is a quarter of the time since the report
+        last = self._samples[-1][0] if self._samples and self._samples[-1][1] >= fraction else elapsed
+        since_report = max(0.0, elapsed - last)
         shaped = None
         if self.profile is not None:
             total, points = self.profile
             share = _share_at(points, fraction)
-            if share >= 0.02 and fraction >= 0.01:
-                shaped = max(0.0, elapsed / share - elapsed)
+            if share >= 0.02 and fraction >= 0.01 and last > 0:
+                shaped = max(last / share - elapsed, 0.25 * since_report)
             elif total > elapsed:  # nothing reported yet: the earlier run's time
                 shaped = total - elapsed
         rated = None
-        if fraction >= 0.05 and elapsed >= 2:
-            since = elapsed / 2  # the rate over the latest half of the run (with few reports, the whole run)
+        if fraction >= 0.05 and elapsed >= 2 and last > 0:
+            since = last / 2  # the rate over the latest half of the run (with few reports, the whole run)
             start_t, start_f = 0.0, 0.0
             for t, f in self._samples:
                 if t <= since:
                     start_t, start_f = t, f
-            rate = (fraction - start_f) / max(elapsed - start_t, 1e-9)
+            rate = (fraction - start_f) / max(last - start_t, 1e-9)
             if rate <= 0:
-                rate = fraction / elapsed
-            rated = (1.0 - fraction) / rate
+                rate = fraction / last
+            rated = max((1.0 - fraction) / rate - since_report, 0.25 * since_report)
         if shaped is None or rated is None:
             return rated if shaped is None else shaped
         return (max(shaped, 1e-3) * max(rated, 1e-3)) ** 0.5
