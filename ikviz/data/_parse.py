@@ -279,16 +279,35 @@ def check_names(names: list[str], where: str = "header row") -> None:
 
 
 def choose_convention(frame: pd.DataFrame, delimiter: str | None) -> tuple[str, str | None]:
-    """The (decimal, thousands) convention that makes the most text columns of ``frame`` numeric."""
+    """The (decimal, thousands) convention that makes the most text columns of ``frame`` numeric.
+
+    Each distinct cell of the whole frame is matched once per convention (not once per column): a sample of
+    2,000 rows of 10,000 text columns takes seconds, not minutes."""
     text_cols = [c for c in frame if not pd.api.types.is_numeric_dtype(frame[c])]
-    cells = {c: pd.Series(frame[c].dropna().astype(str).str.strip().unique()) for c in text_cols}
-    cells = {c: v[v != ""] for c, v in cells.items() if len(v)}
-    plain = _NUMBER[CONVENTIONS[0]]
-    cells = {c: v for c, v in cells.items() if not v.map(lambda s: plain.fullmatch(s) is not None).all()}
-    score = {}
-    for conv in CONVENTIONS[1:]:
-        match = _NUMBER[conv].fullmatch
-        score[conv] = sum(bool(v.map(lambda s, m=match: m(s) is not None).all()) for v in cells.values())
+    if not text_cols:
+        return CONVENTIONS[0]
+    values = frame[text_cols].to_numpy(dtype=object)
+    column = np.broadcast_to(np.arange(len(text_cols)), values.shape).ravel()
+    flat = pd.Series(values.ravel())
+    present = flat.notna().to_numpy()
+    cells = flat[present].astype(str).str.strip()
+    column = column[present]
+    filled = (cells != "").to_numpy()
+    pairs = pd.DataFrame({"c": column[filled], "v": cells.to_numpy()[filled]}).drop_duplicates()
+    if pairs.empty:
+        return CONVENTIONS[0]
+    codes, uniques = pd.factorize(pairs["v"])
+    col = pairs["c"].to_numpy()
+    n = len(text_cols)
+    has = np.bincount(col, minlength=n) > 0
+
+    def all_match(rx) -> np.ndarray:
+        """Per column: every distinct cell matches ``rx``."""
+        ok = np.fromiter((rx.fullmatch(u) is not None for u in uniques), dtype=bool, count=len(uniques))
+        return has & (np.bincount(col, weights=~ok[codes], minlength=n) == 0)
+
+    candidates = ~all_match(_NUMBER[CONVENTIONS[0]]) & has
+    score = {conv: int(np.sum(all_match(_NUMBER[conv]) & candidates)) for conv in CONVENTIONS[1:]}
     best = max(score.values(), default=0)
     if best == 0:
         return CONVENTIONS[0]
