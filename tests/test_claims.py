@@ -325,3 +325,49 @@ def test_lu2016_a9a_full_is_judged_against_table5_a9a():
                                         "methods": {"FOGD": method(0.175), "NOGD": method(0.215)}}}}
     row = next(r for r in claims.rows_for(payload) if r.key == "lu2016-table5-a9a")
     assert row.verdict == "holds, smaller" and "paper 17.4%" in row.ikviz and row.note == "fails: NOGD (holds, smaller)"
+
+
+#: the reproduction the page waits on in the resume test, and the calls of :func:`counted_check`
+_RESUME = {"slow": "hubness", "calls": []}
+
+
+def counted_check(name, quick=True, *, progress=None):
+    """fake_check that counts its calls and takes a while for one reproduction (a module-level block)."""
+    import time
+
+    _RESUME["calls"].append(name)
+    if name == _RESUME["slow"]:
+        for i in range(30):
+            time.sleep(0.1)
+            if progress is not None:
+                progress(i / 30, "slow")
+    return fake_check(name, quick)
+
+
+def test_claims_page_resumes_a_check_a_viewer_left_never_restarts_it(monkeypatch):
+    """A viewer who leaves while the checks run (the page's run cut short) does not stop them: coming back, the rows
+    are there and no reproduction was checked twice (before: released jobs were cancelled and started over)."""
+    import sys
+    import time
+
+    from streamlit.testing.v1 import AppTest
+
+    from apptest import HOME
+
+    sys.path.insert(0, str(APP))
+    import store
+
+    monkeypatch.setattr(claims, "check_reproduction", counted_check)
+    _RESUME["calls"].clear()
+    at = AppTest.from_file(HOME, default_timeout=60)
+    at.run()
+    at.switch_page("views/claims.py")
+    with pytest.raises(RuntimeError, match="timed out"):
+        at.run(timeout=0.5)   # the viewer leaves before the slow check is done
+    deadline = time.monotonic() + 30
+    while not store.get_store().peek(counted_check, _RESUME["slow"], True)[0] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert store.get_store().peek(counted_check, _RESUME["slow"], True)[0], "the check went on after the viewer left"
+    back = open_page("claims")
+    assert len(back.dataframe[0].value) == len(claims.CLAIMS) and "computing…" not in set(back.dataframe[0].value["verdict"])
+    assert sorted(_RESUME["calls"]) == sorted(claims.reproductions()), "every reproduction checked once"
