@@ -209,6 +209,83 @@ def _neps_vs_t(n):
                    direction(means[0] - means[-1], None, tol=0.0), means[-1])
 
 
+def _curves_at_paper_eps(n) -> dict:
+    counted, _ = paper_settings(number(n, "N_eps_vs_t_by_eps"), (0.005,))
+    if not counted:
+        raise KeyError("instability has no N_eps-vs-t curves at the paper's ε = 0.005")
+    return next(iter(counted.values()))
+
+
+def _mean_curve(curves: dict, key: str) -> tuple[list, np.ndarray]:
+    """t and the mean over both queries of the curve's ``key`` ("mean" N_eps or its standard error "se")."""
+    by_query = list(curves.values())
+    return by_query[0]["t"], np.mean([np.asarray(c[key], dtype=float) for c in by_query], axis=0)
+
+
+def _appd_uniform(n):
+    """Fig. 4(b): IK from uniform data behaves like IK from the data, worse at small t, the same at high t."""
+    table = _curves_at_paper_eps(n)
+    ts, data = _mean_curve(table["data"], "mean")
+    _, uni = _mean_curve(table["uniform"], "mean")
+    _, se_data = _mean_curve(table["data"], "se")
+    _, se_uni = _mean_curve(table["uniform"], "se")
+    close = abs(uni[-1] - data[-1]) <= max(1.0, 0.1 * data[-1])
+    parts = {"uniform IK's N_eps falls with t": direction(uni[0] - uni[-1], None, tol=0.0),
+             f"t = {ts[0]}: higher N_eps than IK from the data": direction(uni[0] - data[0], None, tol=0.0),
+             f"t = {ts[0]}: higher variance (standard error over trials)": direction(se_uni[0] - se_data[0], None,
+                                                                                    tol=0.0),
+             f"t = {ts[-1]}: virtually no difference (within 1 or 10 %)": "holds" if close else "does not reproduce"}
+    return Finding.judged(f"N_eps (mean of q_i, q_c) at t = {ts[0]} / {ts[-1]}: uniform {uni[0]:.1f} / {uni[-1]:.1f}"
+                          f", data {data[0]:.1f} / {data[-1]:.1f}; standard error at t = {ts[0]}: uniform "
+                          f"{se_uni[0]:.1f}, data {se_data[0]:.1f}", all_parts(parts), float(uni[-1]))
+
+
+def _neps_table(n) -> dict:
+    counted, _ = paper_settings(number(n, "N_eps_by_eps_and_query"), (0.005,))
+    if not counted:
+        raise KeyError("instability has no N_eps at the paper's ε = 0.005")
+    return {m: {q: {int(d): v for d, v in by_d.items()} for q, by_d in by_q.items()}
+            for m, by_q in next(iter(counted.values())).items()}
+
+
+def _table1_snn(n):
+    """SNN (k below the cluster size): stable for the query in a cluster, the worst of all for the query between."""
+    t = _neps_table(n)
+    if "snn" not in t:
+        raise KeyError("instability did not run SNN")
+    d_lo = min(t["snn"]["between"])
+    points = int(n.get("n_points", 2000))
+    worst = max(v["between"][d_lo] for m, v in t.items() if m != "snn")
+    parts = {f"q_c, d = {d_lo}: SNN stable (N_eps at most 1 % of the points)":
+             "holds" if t["snn"]["sparse_centre"][d_lo] <= 0.01 * points else "does not reproduce",
+             f"q_i, d = {d_lo}: SNN unstable (N_eps above 1 % of the points)":
+             "holds" if t["snn"]["between"][d_lo] > 0.01 * points else "does not reproduce",
+             f"q_i, d = {d_lo}: SNN the worst of all measures": direction(t["snn"]["between"][d_lo] - worst, None,
+                                                                         tol=0.0)}
+    return Finding.judged(f"d = {d_lo}: SNN N_eps q_c {t['snn']['sparse_centre'][d_lo]}, q_i "
+                          f"{t['snn']['between'][d_lo]} (next worst at q_i {worst}) of {points} points",
+                          all_parts(parts), float(t["snn"]["between"][d_lo]))
+
+
+def _table1_lp(n):
+    """Fractional distances: below Euclidean's N_eps at d = 1,000, but rising beyond it (both queries)."""
+    t = _neps_table(n)
+    ds = sorted(t["lp2"]["between"])
+    if 1000 not in ds or ds[-1] <= 1000:
+        raise KeyError(f"instability ran d = {ds}: the claim needs d = 1,000 and a larger d (the paper's size "
+                       "goes to 10,000)")
+    parts = {}
+    for q in ("between", "sparse_centre"):
+        frac_1k = max(t["lp0.1"][q][1000], t["lp0.5"][q][1000])
+        parts[f"{q}, d = 1,000: fractional below Euclidean"] = direction(t["lp2"][q][1000] - frac_1k, None, tol=0.0)
+        parts[f"{q}, d = {ds[-1]:,}: fractional N_eps rises"] = direction(
+            min(t["lp0.1"][q][ds[-1]], t["lp0.5"][q][ds[-1]]) - frac_1k, None, tol=0.0)
+    text = "; ".join(f"{q}: lp0.1 {t['lp0.1'][q][1000]} → {t['lp0.1'][q][ds[-1]]}, lp0.5 {t['lp0.5'][q][1000]} → "
+                     f"{t['lp0.5'][q][ds[-1]]}, lp2 {t['lp2'][q][1000]} → {t['lp2'][q][ds[-1]]}"
+                     for q in ("between", "sparse_centre"))
+    return Finding.judged(f"N_eps from d = 1,000 to {ds[-1]:,}: {text}", all_parts(parts))
+
+
 #: ting2021 Table 2, Ijcnn1: IK's ball tree 654 s against brute force 706 s
 _TABLE2_RATIO = 654 / 706
 
@@ -428,6 +505,32 @@ CLAIMS: tuple[Claim, ...] = (
           "curse-of-dimensionality?section=instability",
           "two Gaussian clusters, {n_per_cluster} points each, at the largest d of {d_values}",
           ("t_values", "t_trials", "eps")),
+    Claim("ting2021-appD-uniform", "ting2021", "App. D, Fig. 4(b) (IK from uniform data, d = 10,000)",
+          "It is possible to derive an IK using a dataset of uniform distribution ... it exhibits the same "
+          "phenomenon as the IK derived from the given dataset, except that small t leads to poorer "
+          "distinguishability (having higher N_ε and higher variance.) At high t, there is virtually no "
+          "difference between the two versions of IK.", "figure only: uniform IK's N_ε higher at small t, equal "
+          "at high t", "instability", _appd_uniform,
+          "Uniform points in the data's bounding box; N_ε averaged over q_i and q_c and the trials (the paper: "
+          "10 trials); 'virtually no difference' read as within 1 point or 10 %.",
+          "curse-of-dimensionality?section=instability",
+          "two Gaussian clusters, {n_per_cluster} points each, at the largest d of {d_values}",
+          ("t_values", "t_trials", "psi")),
+    Claim("ting2021-table1-snn", "ting2021", "Table 1, SNN (ε = 0.005)",
+          "Our experiment using SNN has shown that it has query stability if the query is within a cluster; but "
+          "it has the worst query instability when the query is outside any clusters when k is set less than "
+          "the cluster size (1000 in this case), even in low dimensions!", "figure only",
+          "instability", _table1_snn,
+          "At the smallest d run; 'stable' read as N_ε at most 1 % of the points; AG's statement (like SNN with "
+          "k > 1,000) gives no behaviour to test and is not judged.", "curse-of-dimensionality?section=instability",
+          "two Gaussian clusters, {n_per_cluster} points each, d ∈ {d_values}", ("k_snn", "eps")),
+    Claim("ting2021-table1-lp", "ting2021", "Table 1, fractional distances (ε = 0.005)",
+          "It is true that the fractional distances are better than Euclidean distance in delaying the "
+          "concentration effect up to d=1000; but they could not resist the concentration effect for higher "
+          "dimensions.", "figure only", "instability", _table1_lp,
+          "ℓ_0.1 and ℓ_0.5 against ℓ_2 at d = 1,000 and the largest d run, both queries; needs d > 1,000 "
+          "(the quick size stops at 1,000: not measured there).", "curse-of-dimensionality?section=instability",
+          "two Gaussian clusters, {n_per_cluster} points each, d ∈ {d_values}", ("eps",)),
     Claim("ting2021-table2", "ting2021", "Table 2, Ijcnn1, IK brute vs ball tree",
           "Yet, with an appropriate value of ψ, IK yielded a faster search using the ball tree index than the "
           "brute force search in all datasets, without exception.",
