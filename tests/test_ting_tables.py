@@ -188,3 +188,38 @@ def test_table6_claims_follow_the_numbers():
     failed = _verdicts(_table6_payload(0.9, 0.95, 0.6))
     assert failed["ting2018-table6"] == "does not reproduce"
     assert _verdicts(_table6_payload(0.9, 0.6, 0.8))["ting2018-table6-dg"] == "does not reproduce"
+
+
+# ------------------------------------------------------------------ ting2021 App. D Fig. 4(b), Table 1
+def _curve(means, ses):
+    return {q: {"t": [1, 200], "mean": list(means), "se": list(ses)} for q in ("between", "sparse_centre")}
+
+
+def _instability_payload(uniform=(300.0, 1.0), uniform_se=(90.0, 0.0), snn=(1, 400), lp_3000=(50, 40)):
+    neps = {m: {"between": {"10": 1, "1000": 5, "3000": 9}, "sparse_centre": {"10": 1, "1000": 5, "3000": 9}}
+            for m in ("gk", "ik", "lp2")}
+    neps["ik"] = {q: {"10": 1, "1000": 1, "3000": 1} for q in ("between", "sparse_centre")}
+    neps["snn"] = {"sparse_centre": {"10": snn[0], "1000": 1, "3000": 1}, "between": {"10": snn[1], "1000": 1,
+                                                                                      "3000": 1}}
+    for m, hi in (("lp0.1", lp_3000[0]), ("lp0.5", lp_3000[1])):
+        neps[m] = {q: {"10": 1, "1000": 2, "3000": hi} for q in ("between", "sparse_centre")}
+    return {"experiment": "instability", "quick": True, "params": {"k_snn": 50}, "n_points": 2000,
+            "N_eps_by_eps_and_query": {"0.005": neps, "0.05": neps},
+            "N_eps_vs_t_by_eps": {"0.005": {"data": _curve((200.0, 1.0), (30.0, 0.0)),
+                                            "uniform": _curve(uniform, uniform_se)}}}
+
+
+def test_appd_uniform_claim_has_four_parts():
+    assert _verdicts(_instability_payload())["ting2021-appD-uniform"] == "holds"
+    # uniform IK no worse than IK from the data at small t; or apart at high t: does not hold
+    assert _verdicts(_instability_payload(uniform=(150.0, 1.0)))["ting2021-appD-uniform"] == "does not reproduce"
+    assert _verdicts(_instability_payload(uniform=(300.0, 30.0)))["ting2021-appD-uniform"] == "does not reproduce"
+
+
+def test_table1_claims_follow_the_numbers():
+    held = _verdicts(_instability_payload())
+    assert held["ting2021-table1-snn"] == "holds" and held["ting2021-table1-lp"] == "holds"
+    assert _verdicts(_instability_payload(snn=(1, 2)))["ting2021-table1-snn"] == "does not reproduce"
+    assert _verdicts(_instability_payload(snn=(300, 400)))["ting2021-table1-snn"] == "does not reproduce"
+    # the fractional distances do not rise past d = 1,000
+    assert _verdicts(_instability_payload(lp_3000=(2, 1)))["ting2021-table1-lp"] == "does not reproduce"
