@@ -276,11 +276,12 @@ def view(run, params, **kwargs):
     s = store.get_store()
     quick = preview_of(run, params) if "pending" not in state and kwargs.get("persist", True) else None
     if quick is not None and s.key_of(run, (params,), {}) in _prepared_views() and not s.peek(run, params)[0]:
-        # the full view, requested now and computed to its end whoever waits (everyone's first view)
-        s.submit_call(run, (params,), {}, keep=True)
         slot = st.empty()  # the full view's progress, above the first look's figures (finish_page)
         kwargs.pop("ask", None)  # a page's own view (or a tour step's) is the request
         result = store.compute(run, quick, **kwargs)
+        # then the full view, computed to its end whoever waits (everyone's first view): after the first look,
+        # which it would otherwise slow down on the same cores
+        s.submit_call(run, (params,), {}, keep=True)
         st.info(f"**First look**, computed at a smaller size: {_describe(params, quick)}. The full view is "
                 "computing (its progress is above) and replaces this one when it is ready.",
                 icon=":material/hourglass_top:")
