@@ -62,7 +62,7 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 [data-testid="stMain"] .st-key-_w_fig [role="radiogroup"] p { font-size: 18px !important; }
 </style>"""
 #: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 30% of the
-#: window, 300 px at most; stacked panels 22% a row, 170 px at most), so that the step's figure, legend and axis titles
+#: window, 300 px at most; stacked panels at least 3/4 of their built height), so that the step's figure, legend and axis titles
 #: included, is on screen without scrolling. Plotly draws a figure at the height it was built for; this
 #: relayouts it whenever the page or the window changes.
 FIT_SCRIPT = r"""<script>
@@ -77,11 +77,11 @@ FIT_SCRIPT = r"""<script>
       const top = gd.getBoundingClientRect().top + (main ? main.scrollTop : 0);
       // a figure drawn afresh (not at the height this set) is measured again
       if (gd._fullLayout.height !== Number(gd.dataset.ikvizFitted)) gd.dataset.ikvizBuilt = gd._fullLayout.height;
-      // at least 30% of the window (300 px at most), stacked panels 22% a row (170 px at most): at 720p the
-      // step's figure fits under its bar, a 2x2 figure included
+      // at least 30% of the window (300 px at most): at 720p a step's figure fits under its bar; stacked panels
+      // keep 3/4 of their built height at least: they stay readable, even past the fold
       const rows = new Set(Object.keys(gd._fullLayout).filter(k => /^yaxis\d*$/.test(k))
         .map(k => String(gd._fullLayout[k].domain))).size;
-      const least = rows > 1 ? rows * Math.min(170, Math.round(0.22 * w.innerHeight))
+      const least = rows > 1 ? Math.round(0.75 * Number(gd.dataset.ikvizBuilt))
         : Math.min(300, Math.round(0.3 * w.innerHeight));
       const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
       gd.dataset.ikvizFitted = height;
