@@ -63,8 +63,8 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 </style>"""
 #: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 30% of the
 #: window, 300 px at most; stacked panels at least 3/4 of their built height), so that the step's figure,
-#: legend and axis titles included, is on screen without scrolling. Plotly draws a figure at the height it was built for; this
-#: relayouts it whenever the page or the window changes.
+#: legend and axis titles included, is on screen without scrolling. Plotly draws a figure at the height it was
+#: built for; this relayouts it whenever the page or the window changes.
 FIT_SCRIPT = r"""<script>
 (() => {
   const w = window;
