@@ -169,6 +169,53 @@ def _median_time(func, repeats: int) -> float:
     return float(np.median([_wall(func) for _ in range(repeats)]))
 
 
+def _thread_seconds(func, repeats: int) -> float:
+    """Least CPU time of this thread over ``repeats`` calls of ``func`` after a warm-up (robust to a busy machine)."""
+    func()
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.thread_time()
+        func()
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+def one_core_ratio(kernel, X, repeats: int = 3) -> tuple[float, float]:
+    """``(seconds, ratio)``: anne cells of ``X`` on one core against one core's float32 floor, both in CPU time.
+
+    The cells run with one numba thread and one BLAS thread, so all their
+    work is this thread's; the floor is ``n * t * psi * d`` multiply-adds at
+    the rate of one thread's 1024 x 1024 float32 product. CPU time excludes
+    the time other processes hold the core, so the ratio stays put on a
+    shared machine where wall-clock ratios do not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz import IsolationKernel
+    >>> from ikviz.bench import one_core_ratio
+    >>> X = np.random.default_rng(0).normal(size=(2000, 5))
+    >>> seconds, ratio = one_core_ratio(IsolationKernel(psi=16, t=20, method="anne").fit(X), X, repeats=1)
+    >>> ratio > 0
+    True
+    """
+    import numba
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    n, d = X.shape
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        with threadpool_limits(1, user_api="blas"):
+            a = np.random.default_rng(0).random((1024, 1024), dtype=np.float32)
+            peak = 2.0 * 1024**3 / _thread_seconds(lambda: a @ a, 5)
+            seconds = _thread_seconds(lambda: kernel.cells(X), repeats)
+    finally:
+        numba.set_num_threads(old)
+    return seconds, seconds / (2.0 * n * kernel.t_ * kernel.psi_ * d / peak)
+
+
 def _peers_cells(X, t: int, psi: int, seed: int, repeats: int, isotree_ok: bool, sklearn_ok: bool) -> dict:
     """Seconds of the peers doing the cells' work on X: faiss flat search (anne), isotree and scikit-learn (iforest)."""
     import math
@@ -237,6 +284,7 @@ def bench_floor(n: int = 100_000, d: int = 20, t: int = 200, psi: int = 64, seed
     times = {}
     anne = IsolationKernel(psi=psi, t=t, method="anne", random_state=seed).fit(X)
     times["ikviz anne cells"] = _median_time(lambda: anne.cells(X), repeats)
+    out["one_core_s"], out["one_core_ratio"] = one_core_ratio(anne, X, repeats)
     forest = IsolationKernel(psi=psi, t=t, method="iforest", random_state=seed).fit(X)
     times["ikviz iforest cells"] = _median_time(lambda: forest.cells(X), repeats)
     times["ikviz anne fit + transform"] = _median_time(
@@ -253,6 +301,8 @@ def bench_floor(n: int = 100_000, d: int = 20, t: int = 200, psi: int = 64, seed
     out["times"] = times
     echo(f"n={n:,}, d={d}, t={t}, psi={psi}; median of {repeats} runs, fit excluded unless named")
     echo(f"sgemm peak {peak:.0f} GFLOP/s -> floor (n*t*psi*d multiply-adds) {floor:.3f} s")
+    echo(f"  {'ikviz anne cells on one core, CPU seconds (least of the runs)':<70} {out['one_core_s']:8.3f} s  "
+         f"{out['one_core_ratio']:5.2f}x one core's floor")
     ref = {"anne cells": times["ikviz anne cells"], "iforest": times["ikviz iforest cells"],
            "fit + transform": times["ikviz anne fit + transform"]}
     for name, value in times.items():
