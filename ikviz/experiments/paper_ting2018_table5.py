@@ -151,8 +151,8 @@ def _slower(n):
     """IK slower than RBF *and* than Laplacian (each a part): the peers' time ratio to IK's must be below 1."""
     total = number(n, "total")
     paper = {k: sum(v) for k, v in PAPER["IJCNN"].items()}
-    parts = {f"RBF faster than IK": faster(total["rbf"], total["ik"], paper["RBF"] / paper["Isolation"]),
-             f"Laplacian faster than IK": faster(total["laplacian"], total["ik"],
+    parts = {"RBF faster than IK": faster(total["rbf"], total["ik"], paper["RBF"] / paper["Isolation"]),
+             "Laplacian faster than IK": faster(total["laplacian"], total["ik"],
                                                  paper["Laplacian"] / paper["Isolation"])}
     shown = "; ".join(f"{SHOWN[k]}: {total[k] / total['rbf']:.2f}× RBF's time (not counted)"
                       for k in SHOWN if k in total)

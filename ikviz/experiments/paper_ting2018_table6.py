@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..params import setting
 from ..runner import Memo, Progress, resolve, within
-from ..verdicts import Claim, Finding, all_parts, direction, fmt, number
+from ..verdicts import Claim, Finding, all_parts, direction, number
 from . import classification
 from .paper_ting2018_svm import DATASETS as TABLE3_DATASETS
 from .paper_ting2018_svm import DRAW, win_draw_loss
