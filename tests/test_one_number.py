@@ -89,14 +89,15 @@ def test_a_link_that_cannot_carry_the_settings_opens_the_reproduction_not_a_near
 
 
 # ------------------------------------------------------------------ what a page shows
-def _shown(at) -> list[str]:
-    """Every number the page shows, as written: in its text, tables, metrics and figures (their data and labels),
-    not in the tour bar's own sentences."""
+def _shown(at) -> str:
+    """All the page shows, as text: its text, tables, metrics and figures (their data and labels), without the
+    tour bar's own sentences."""
     texts = [m.value for m in at.markdown if _BOX not in m.value and "**Paper:**" not in m.value]
     texts += [c.value for c in at.caption] + [str(m.value) for m in at.metric]
-    texts += [df.value.to_json() if hasattr(df.value, "to_json") else str(df.value) for df in at.dataframe]
-    texts += [json.dumps(c.spec) if not isinstance(c.spec, str) else c.spec for c in charts(at)]
-    return re.findall(r"-?\d+\.\d+(?:e-?\d+)?", " ".join(texts))
+    texts += [df.value.to_json(force_ascii=False) if hasattr(df.value, "to_json") else str(df.value)
+              for df in at.dataframe]
+    texts += [json.dumps(c.spec, ensure_ascii=False) if not isinstance(c.spec, str) else c.spec for c in charts(at)]
+    return " ".join(texts)
 
 
 def _places(text: str) -> int:
@@ -104,12 +105,14 @@ def _places(text: str) -> int:
     return len(mantissa.split(".")[1]) if "." in mantissa else 0
 
 
-def _on_page(said: str, shown: list[str]) -> list[str]:
-    """The numbers of ``said`` (decimals, percentages) that the page does not show, at the precision of either
-    (a page may round 0.325 to 0.33; one place less at most)."""
-    values = [(float(v), _places(v)) for v in shown]
+def _on_page(said: str, shown: str) -> list[str]:
+    """The numbers of ``said`` (decimals, percentages) that the page does not show: written the same, or the same
+    value at the precision of either (a page may round 0.325 to 0.33; one place less at most)."""
+    values = [(float(v), _places(v)) for v in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", shown)]
     missing = []
     for token in _NUMBER.findall(said):
+        if re.search(rf"(?<![\d.]){re.escape(token)}(?![\d])", shown):
+            continue
         text = token.replace("−", "-")
         percent = text.endswith("%")
         value = float(text.rstrip("%")) / (100 if percent else 1)
