@@ -140,7 +140,7 @@ def numbers(result: Result) -> dict:
     """Seconds and accuracy per kernel; each kernel's total over RBF's; the paper's Table 5 beside them."""
     total = {k: s["train"] + s["test"] for k, s in result.seconds.items()}
     paper = {KERNELS.get(k, k): sum(v) for k, v in PAPER["IJCNN"].items()}
-    return {"n_train": result.n_train, "n_test": result.n_test, "seconds": result.seconds, "total": total,
+    return {"n_train": result.n_train, "n_test": result.n_test, "kernel_seconds": result.seconds, "total": total,
             "accuracy": result.accuracy, "over_rbf": {k: v / total["rbf"] for k, v in total.items()},
             "paper": PAPER, "paper_over_rbf": {k: v / paper["RBF"] for k, v in paper.items()},
             "counted": list(KERNELS), "shown": SHOWN, "missing": ["Corel"]}
