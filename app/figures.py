@@ -195,6 +195,7 @@ PREVIEWS: dict[str, dict] = {
     "ikviz.experiments.classification:run": {"tuning": "fixed"},
     "ikviz.experiments.density:run_grid": {"psis": (16, 64, 256), "ds": (10, 30, 50), "n": 100},
     "ikviz.experiments.clustering:run": {"max_points": 500, "n_per_cluster": 250},
+    "ikviz.experiments.online:run": {"n": 2000},
 }
 
 
