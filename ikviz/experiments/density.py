@@ -280,7 +280,7 @@ def cells_cost(kernel: str, psi: int, t: int, m: int) -> float:
     """
     if kernel not in _FIT_COST:
         return m / 100.0
-    per = psi / 100.0 if kernel in ("ik_anne", "ik_inne") else np.log2(max(psi, 2)) / 60.0
+    per = psi / 100.0 if kernel in ("ik_anne", "ik_inne") else np.log2(max(psi, 2)) / 30.0
     return float(m) * t * per
 
 
