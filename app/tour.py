@@ -62,7 +62,7 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 [data-testid="stMain"] .st-key-_w_fig [role="radiogroup"] p { font-size: 18px !important; }
 </style>"""
 #: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 30% of the
-#: window, 300 px at most; stacked panels at least 3/4 of their built height), so that the step's figure,
+#: window, 300 px at most; stacked panels 3/4 of their built height or 220 px a row), so that the step's figure,
 #: legend and axis titles included, is on screen without scrolling. Plotly draws a figure at the height it was
 #: built for; this relayouts it whenever the page or the window changes.
 FIT_SCRIPT = r"""<script>
@@ -78,10 +78,11 @@ FIT_SCRIPT = r"""<script>
       // a figure drawn afresh (not at the height this set) is measured again
       if (gd._fullLayout.height !== Number(gd.dataset.ikvizFitted)) gd.dataset.ikvizBuilt = gd._fullLayout.height;
       // at least 30% of the window (300 px at most): at 720p a step's figure fits under its bar; stacked panels
-      // keep 3/4 of their built height at least: they stay readable, even past the fold
+      // keep 3/4 of their built height, or 220 px a row if less, at least: they stay readable, even past the
+      // fold (the Fig. 2 grid's three rows and a 2x2 figure fit at 1080p, not at 720p)
       const rows = new Set(Object.keys(gd._fullLayout).filter(k => /^yaxis\d*$/.test(k))
         .map(k => String(gd._fullLayout[k].domain))).size;
-      const least = rows > 1 ? Math.round(0.75 * Number(gd.dataset.ikvizBuilt))
+      const least = rows > 1 ? Math.min(Math.round(0.75 * Number(gd.dataset.ikvizBuilt)), 220 * rows)
         : Math.min(300, Math.round(0.3 * w.innerHeight));
       const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
       gd.dataset.ikvizFitted = height;
