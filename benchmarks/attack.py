@@ -242,7 +242,7 @@ def _cached(name: str, make) -> Path:
 
 
 def _crafted(np, pd) -> list[tuple[str, bytes, str, tuple]]:
-    """(file name, bytes, what is expected: refuse | either, extra ikviz check arguments)."""
+    """(file name, bytes, what is expected: refuse | read | either, extra ikviz check arguments)."""
     rng = np.random.default_rng(0)
     small = "a,b,label\n" + "".join(f"{rng.random():.3f},{rng.random():.3f},{'xy'[i % 2]}\n" for i in range(60))
     fast = ("--rows", "60", "--psi", "8", "--t", "30", "--checks", "neighbours")
@@ -262,9 +262,11 @@ def _crafted(np, pd) -> list[tuple[str, bytes, str, tuple]]:
         ("constant.csv", ("a,b,label\n" + "".join(f"1,2,{'xy'[i % 2]}\n" for i in range(40))).encode(),
          "refuse", ("--rows", "40", "--psi", "8", "--t", "30")),
         ("formula.csv", ("=1+2,+cmd|' /C calc'!A0,@SUM(A1),label\n" + "".join(
-            f"=HYPERLINK(\"http://x\"),{-i},@x{i},{'xy'[i % 2]}\n" for i in range(60))).encode(), "either", fast),
+            f"=HYPERLINK(\"http://x\"),{-i},@x{i},{'xy'[i % 2]}\n" for i in range(60))).encode(), "read", fast),
         ("markdown.csv", ("![r](http://HOST/x.png),[click me](http://HOST/),label\n" + "".join(
-            f"{rng.random():.3f},{rng.random():.3f},{'xy'[i % 2]}\n" for i in range(60))).encode(), "either", fast),
+            f"{rng.random():.3f},{rng.random():.3f},{'xy'[i % 2]}\n" for i in range(60))).encode(), "read", fast),
+        ("one_feature.csv", ("a,label\n" + "".join(f"{rng.random():.3f},{'xy'[i % 2]}\n" for i in range(60)))
+         .encode(), "read", ("--rows", "60", "--psi", "8", "--t", "30", "--checks", "tsne")),
         ("empty.csv", b"", "refuse", ()),
         ("header_only.csv", b"a,b,c\n", "refuse", ()),
         ("binary.csv", bytes(range(256)) * 40, "refuse", ()),
@@ -274,16 +276,16 @@ def _crafted(np, pd) -> list[tuple[str, bytes, str, tuple]]:
         ("truncated.parquet", _parquet(pd.DataFrame({"a": np.arange(100.0)}))[:-20], "refuse", ()),
         ("forged_footer.parquet", b"PAR1" + b"\0" * 64 + (2**32 - 1).to_bytes(4, "little") + b"PAR1",
          "refuse", ()),
-        ("utf16.csv", small.encode("utf-16"), "either", fast),
+        ("utf16.csv", small.encode("utf-16"), "read", fast),
         ("cp1252.csv", ("nämé,b,label\n" + "".join(f"{i},{i % 3},{'xy'[i % 2]}\n" for i in range(60)))
-         .encode("cp1252"), "either", fast),
+         .encode("cp1252"), "read", fast),
         ("huge_numbers.csv", ("a,b,label\n" + "".join(f"1e400,{'9' * 400},{'xy'[i % 2]}\n" for i in range(40)))
          .encode(), "refuse", fast),
         ("duplicate_names.csv", b"a,a,label\n1,2,x\n3,4,y\n", "refuse", ()),
         ("ragged.csv", ("a,b,label\n" + "1,2,x\n" * 30 + "1,2,3,4,5\n" + "1,2,y\n" * 30).encode(), "refuse", ()),
         ("quote.csv", ('a,b,label\n"1,2,x\n' + "1,2,y\n" * 40).encode(), "either", fast),
         ("stray_value.csv", ("a,b,label\n" + "".join(
-            f"{'oops' if i == 500 else i},{i % 7},{'xy'[i % 2]}\n" for i in range(600))).encode(), "either", fast),
+            f"{'oops' if i == 500 else i},{i % 7},{'xy'[i % 2]}\n" for i in range(600))).encode(), "read", fast),
         ("all_missing.csv", ("a,b,label\n" + "".join(f",{i},{'xy'[i % 2]}\n" for i in range(40))).encode(),
          "either", fast),
         ("nul_cells.csv", ("a,b,label\n" + "".join(f"1\0,2,{'xy'[i % 2]}\n" for i in range(40))).encode(),
@@ -307,7 +309,7 @@ def _largest(np, pd) -> list[tuple[str, Path, str, tuple]]:
                                for i in range(440))).encode()      # 8.9 MB, 10,000 columns
 
     def long_parquet():
-        n = 32 * 1024**2 - 16                                      # 64 M cells: 512 MB as float64, the limit
+        n = 8 * 1024**2 - 16                                       # 16 M cells: 128 MB as float64, the limit
         return _parquet(pd.DataFrame({"a": (np.arange(n) % 3).astype(np.int8),
                                       "label": (np.arange(n) % 2).astype(np.int8)}), row_group_size=4_000_000)
 
@@ -323,7 +325,7 @@ def _largest(np, pd) -> list[tuple[str, Path, str, tuple]]:
         return out.getvalue()
 
     return [("largest: wide.csv (10,000 columns)", _cached("wide.csv", wide_csv), "either", ()),
-            ("largest: long.parquet (64 M cells)", _cached("long.parquet", long_parquet), "either", ()),
+            ("largest: long.parquet (16 M cells)", _cached("long16m.parquet", long_parquet), "either", ()),
             ("largest: cells.xlsx (1.9 M cells)", _cached("cells.xlsx", cells_xlsx), "either", ())]
 
 
@@ -348,11 +350,18 @@ def _check_case(path: Path, expect: str, extra: tuple, name: str | None = None):
         if re.search(r"<img[^>]+HOST|<a[^>]+href=\"http://HOST", html):
             return _wrong("a name from the data became an image or a link in the report")
         return _ok()
+    if expect == "read":
+        return _wrong(f"a valid file refused (exit {rc}): {text.strip()[-200:]}")
     if rc == 2 and len(lines) == 1 and len(lines[0]) > 20:
         if name and expect == "refuse" and name not in lines[0] and "path" not in lines[0]:
             return _ok(lines[0][:100])     # a clear message (not every refusal needs the file name)
         return _ok(lines[0][:100])
     return _wrong(f"exit {rc}, message {text[-200:]!r}")
+
+
+#: refused by ``ikviz check`` (nothing to compare) but tables the upload reads, saying so in its notes (constant
+#: columns; numbers beyond float64 "treated as missing" and imputed as the user chose)
+READ_BY_UPLOAD = {"constant.csv", "huge_numbers.csv"}
 
 
 def _upload_case(raw: bytes, name: str, expect: str):
@@ -364,7 +373,7 @@ def _upload_case(raw: bytes, name: str, expect: str):
         data = upload.read_table(raw, info.label_guess, "median", filename=name)
     except (ValueError, TypeError) as exc:
         return _ok(str(exc)[:100]) if str(exc).strip() else _wrong("empty message")
-    if expect == "refuse":
+    if expect == "refuse" and name not in READ_BY_UPLOAD:
         return _wrong("accepted (should be refused)")
     import numpy as np
     X = np.asarray(data.X)

@@ -407,7 +407,7 @@ def test_parquet_columns_row_groups_and_metadata_are_bounded_before_reading(tmp_
     monkeypatch.setattr(_limits, "MAX_COLUMNS", 2)
     assert f"{path}: its schema has 3 columns, over the limit of 2." in _refusal(open_source, path)
     monkeypatch.setattr(_limits, "MAX_COLUMNS", 10_000)
-    monkeypatch.setattr(_limits, "MAX_DENSE_BYTES", 100_000)   # one row group: 5,000 x 3 x 8 = 120,000 bytes
+    monkeypatch.setattr(_limits, "MAX_PIECE_BYTES", 100_000)   # one row group: 5,000 x 3 x 8 = 120,000 bytes
     message = _refusal(open_source, path)
     assert f"{path}: 5,000 rows x 3 columns in 1 row group(s)" in message and "row group 0 is read whole" in message
     small = tmp_path / "small_groups.parquet"                  # the same rows in small row groups: read

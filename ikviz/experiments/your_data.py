@@ -279,7 +279,12 @@ def tsne_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, perplex
     if len(X) < 10:
         raise ValueError(f"t-SNE needs at least 10 rows; got {len(X)}.")
     out = {"coords": {}, "scores": {}, "settings": {}}
-    start = pca(X, 2, random_state=seed)  # one start for both kernels, so only the affinities differ
+    if X.shape[1] >= 2:
+        start = pca(X, 2, random_state=seed)  # one start for both kernels, so only the affinities differ
+    else:  # one feature: it is the first coordinate (scaled as openTSNE's pca start is), a tiny random second
+        col = X[:, 0] - X[:, 0].mean()
+        start = np.column_stack([col / (col.std() or 1.0) * 1e-4,
+                                 np.random.default_rng(seed).normal(0.0, 1e-4, len(X))])
     for i, kernel in enumerate(("gk", "ik")):
         step = within(progress, i / 2, (i + 1) / 2, kernel.upper())
         step(0.0, "affinities…")

@@ -164,9 +164,9 @@ def _parquet_schema(path: str) -> tuple[list[str], dict, object]:
     for g in range(meta.num_row_groups):
         group = meta.row_group(g)
         dense = group.num_rows * max(meta.num_columns, 1) * 8
-        if max(dense, group.total_byte_size) > _limits.MAX_DENSE_BYTES:
+        if max(dense, group.total_byte_size) > _limits.MAX_PIECE_BYTES:
             raise ValueError(_limits.parquet_too_large(
-                path, group.num_rows, meta.num_columns, 1, max(dense, group.total_byte_size), _limits.MAX_DENSE_BYTES,
+                path, group.num_rows, meta.num_columns, 1, max(dense, group.total_byte_size), _limits.MAX_PIECE_BYTES,
                 what=f"one piece may take in a worker's memory (row group {g} is read whole)")
                 + " Write it again with smaller row groups (e.g. DataFrame.to_parquet(..., row_group_size=1_000_000)).")
     schema = meta.schema.to_arrow_schema()
