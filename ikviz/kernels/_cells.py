@@ -10,24 +10,48 @@ import numpy as np
 from numba import njit, prange
 
 
+def count_unit(t: int) -> np.ndarray:
+    """An empty array of the smallest unsigned integer type that counts to ``t`` (the kernels' counter type).
+
+    A query's counters take one random increment per row it shares a cell
+    with; in uint8 (t < 256) or uint16 they stay in a core's L2 cache up to
+    millions of reference rows, where float64 or int32 counters spill.
+
+    Examples
+    --------
+    >>> count_unit(200).dtype, count_unit(1000).dtype
+    (dtype('uint8'), dtype('uint16'))
+    """
+    dtype = np.uint8 if t < 2**8 else np.uint16 if t < 2**16 else np.uint32
+    return np.zeros(0, dtype=dtype)
+
+
 @njit(parallel=True, cache=True, nogil=True)
-def count_shared_cells(cells_a, order_b, starts_b, out):
+def count_shared_cells(cells_a, order_b, starts_b, unit, chunk, out):
     """``out[i, j]`` += number of partitionings in which row i of A and row j of B share a cell.
 
     B is given bucketed by cell: for partitioning ``k``, the rows of B in cell
     ``c`` are ``order_b[k, starts_b[k, c]:starts_b[k, c + 1]]``. The work is
-    about t * n_A * n_B / psi increments instead of t * n_A * n_B comparisons.
+    about t * n_A * n_B / psi increments instead of t * n_A * n_B comparisons,
+    made in counters of ``unit``'s type (:func:`count_unit`), one buffer per
+    chunk of ``chunk`` rows of A, then added to ``out`` in one pass per row.
     """
     n_a, t = cells_a.shape
-    for i in prange(n_a):
-        row = out[i]
-        for k in range(t):
-            c = cells_a[i, k]
-            if c < 0:  # covered by no cell of this partitioning (inne)
-                continue
-            ob = order_b[k]
-            for p in range(starts_b[k, c], starts_b[k, c + 1]):
-                row[ob[p]] += 1.0
+    n_b = out.shape[1]
+    for ch in prange((n_a + chunk - 1) // chunk):
+        counts = np.zeros(n_b, dtype=unit.dtype)
+        for i in range(ch * chunk, min(n_a, (ch + 1) * chunk)):
+            for k in range(t):
+                c = cells_a[i, k]
+                if c < 0:  # covered by no cell of this partitioning (inne)
+                    continue
+                ob = order_b[k]
+                for p in range(starts_b[k, c], starts_b[k, c + 1]):
+                    counts[ob[p]] += 1
+            row = out[i]
+            for j in range(n_b):
+                row[j] += counts[j]
+                counts[j] = 0
     return out
 
 
@@ -58,7 +82,7 @@ def cell_buckets(cells, psi):
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def top_shared(cells_q, order, starts, n_ref, k, exclude_self, chunk, out_idx, out_cnt):
+def top_shared(cells_q, order, starts, n_ref, k, exclude_self, unit, chunk, out_idx, out_cnt):
     """For each query row, the ``k`` reference rows sharing the most cells with it.
 
     Writes indices (descending count; ties by first discovery, which is
@@ -66,12 +90,13 @@ def top_shared(cells_q, order, starts, n_ref, k, exclude_self, chunk, out_idx, o
     fewer than ``k`` sharing candidates are padded with index -1 and count 0.
     ``exclude_self`` drops reference row ``i`` from query row ``i`` (queries
     are the reference rows). Rows are processed in chunks so each thread
-    reuses one count buffer, resetting only the entries it touched.
+    reuses one count buffer (of ``unit``'s type, :func:`count_unit`),
+    resetting only the entries it touched.
     """
     n_q, t = cells_q.shape
     n_chunks = (n_q + chunk - 1) // chunk
     for ch in prange(n_chunks):
-        counts = np.zeros(n_ref, dtype=np.int32)
+        counts = np.zeros(n_ref, dtype=unit.dtype)
         touched = np.empty(n_ref, dtype=np.int32)
         hist = np.zeros(t + 1, dtype=np.int64)
         sel = np.empty(k, dtype=np.int64)
@@ -85,9 +110,8 @@ def top_shared(cells_q, order, starts, n_ref, k, exclude_self, chunk, out_idx, o
                 ok = order[kk]
                 for p in range(starts[kk, c], starts[kk, c + 1]):
                     j = ok[p]
-                    if counts[j] == 0:
-                        touched[m] = j
-                        m += 1
+                    touched[m] = j  # kept only on a row's first visit: no branch to mispredict
+                    m += counts[j] == 0
                     counts[j] += 1
             if exclude_self:
                 counts[i] = 0

@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 
 from .._validation import check_dense_size
-from ._cells import cell_buckets, count_shared_cells, top_shared
+from ._cells import cell_buckets, count_shared_cells, count_unit, top_shared
 
 
 class CellIndex:
@@ -73,7 +73,8 @@ class CellIndex:
                     and out.shape == (cells_q.shape[0], self.n)):
                 raise ValueError(f"out must be a C-contiguous float64 array of shape {(cells_q.shape[0], self.n)}.")
             out.fill(0.0)
-        count_shared_cells(cells_q, self._order, self._starts, out)
+        chunk = max(1, min(256, math.ceil(cells_q.shape[0] / (4 * (os.cpu_count() or 1)))))
+        count_shared_cells(cells_q, self._order, self._starts, count_unit(self.t), chunk, out)
         out /= self.t
         return out
 
@@ -98,7 +99,8 @@ class CellIndex:
         cnt = np.empty((n_q, k), dtype=np.int64)
         # a few chunks per core balance the load; each chunk reuses one O(n) buffer
         chunk = max(1, min(256, math.ceil(n_q / (4 * (os.cpu_count() or 1)))))
-        top_shared(cells_q, self._order, self._starts, self.n, int(k), exclude_self, chunk, idx, cnt)
+        top_shared(cells_q, self._order, self._starts, self.n, int(k), exclude_self, count_unit(self.t), chunk,
+                   idx, cnt)
         return idx, cnt / self.t
 
 
