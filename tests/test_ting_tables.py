@@ -72,7 +72,6 @@ def test_isometric_keeps_every_distance():
 
 @pytest.mark.parametrize("dim", [2, 6])
 def test_tle_finds_a_known_intrinsic_dimension(dim):
-    pytest.importorskip("skdim")
     from ikviz.experiments.paper_ting2021_tle import tle
 
     rng = np.random.default_rng(0)
@@ -83,7 +82,6 @@ def test_tle_finds_a_known_intrinsic_dimension(dim):
 
 
 def test_tle_rejects_too_few_rows():
-    pytest.importorskip("skdim")
     from ikviz.experiments.paper_ting2021_tle import tle
 
     with pytest.raises(ValueError, match="more than k"):
