@@ -57,10 +57,17 @@ _ONE_THREAD_EIGH = 2000
 _LU2016_GAMMA = 1.0 / 128
 
 
-def _check_targets(y, name: str) -> None:
-    """Labels for classification (not continuous values, NaN, complex numbers...), or a ValueError naming ``name``."""
+def _check_targets(y, name: str, distinct: bool = False) -> None:
+    """Labels for classification (not continuous values, NaN, complex numbers...), or a ValueError naming ``name``.
+
+    ``distinct``: ``y`` is a list of the classes, all distinct by definition, so scikit-learn's
+    warning that many distinct labels may mean a regression target is not given.
+    """
     try:
-        check_classification_targets(y)
+        with warnings.catch_warnings():
+            if distinct:
+                warnings.filterwarnings("ignore", message="The number of unique classes", category=UserWarning)
+            check_classification_targets(y)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"Invalid labels {name}: {exc}") from None
 
@@ -134,7 +141,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                 classes = da.unique(y).compute()  # the labels are not all brought into memory
             else:
                 classes = np.unique(column_or_1d(y, warn=True))
-            _check_targets(classes, "y")
+            _check_targets(classes, "y", distinct=True)
         else:
             X = validate_data(self, X, reset=True)
             y = self._check_y(X, y)
@@ -188,7 +195,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
                 classes = unique_labels(classes)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"Invalid classes: {exc}") from None
-            _check_targets(classes, "classes")
+            _check_targets(classes, "classes", distinct=True)
             try:
                 self._start(self._check_classes(classes))
                 self._stream(X, y, first=True)
