@@ -138,3 +138,27 @@ def test_rows_beyond_float32s_range_get_the_float64_kernels_cells(method):
     for name in ("_c32", "_c64", "_n64", "_r64"):
         exact.__dict__.pop(name, None)  # the float64 kernels only
     np.testing.assert_array_equal(cells, exact.cells(far))
+
+
+@pytest.mark.parametrize("psi, t", [(4, 3), (64, 200), (512, 50), (1000, 10)])
+@pytest.mark.parametrize("k", [2, 21, 64, 65, 257])
+def test_tile_shapes_stay_within_the_small_matrix_kernels_or_one_mib(psi, t, k):
+    from ikviz.kernels._gemm import _SMALL_MNK, _TILE_FLOATS, tile_shape
+
+    rows, per_group = tile_shape(psi, k, t)
+    assert rows >= 16 and rows % 16 == 0 and 1 <= per_group <= t
+    products = rows * per_group * psi
+    assert products * k <= _SMALL_MNK or products <= max(_TILE_FLOATS, rows * psi)
+
+
+@pytest.mark.parametrize("method", ["anne", "inne"])
+@pytest.mark.parametrize("d, psi", [(70, 8), (20, 128)])  # the packed tiles (d + 1 > 64), small tiles of few rows
+def test_float32_tiles_of_every_shape_give_the_float64_kernels_cells(d, psi, method, monkeypatch):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(700, d))
+    Q = np.vstack([X, rng.normal(size=(333, d))])  # a last block shorter than a tile
+    fast = IsolationKernel(psi=psi, t=12, method=method, random_state=0).fit(X)
+    assert "_c32" in fast.__dict__
+    monkeypatch.setattr(isolation, "_FLOAT32_MAX_D", 0)
+    slow = IsolationKernel(psi=psi, t=12, method=method, random_state=0).fit(X)
+    assert np.array_equal(fast.cells(Q), slow.cells(Q))
