@@ -152,14 +152,21 @@ def covering_in_tile(D, k0, k1, tol32, zn, P, C64, N64, R64, Z, samples, index, 
             if unsure[i] == 0:
                 out[row0 + i, k] = -1 if best[i] < 0 else k * stride + best[i]
                 continue
+            # a ball's boundary within the float32 error: the certainly covering balls already gave the
+            # smallest radius among them (best); only the unsure balls that would beat it are decided in float64
+            # then exactly, as covering_balls decides every ball (on tied data, e.g. binary features, most rows
+            # land here, and deciding all psi balls cost 10x the tile)
             p = P[row0 + i]
             z = Z[row0 + i]
             tol = row_tolerance(p, rel, cmax) + rel * zn[i]
-            b = -1
-            b_r = np.inf
+            b = best[i]
+            b_r = best_r[i]
             for j in range(psi):
                 r2 = R64[k * psi + j]
-                if r2 > b_r:
+                if r2 > b_r or (r2 == b_r and j > b):
+                    continue
+                s32 = np.float64(D[base + j, i]) + (zn[i] - r2)
+                if s32 <= -tol32[i] or s32 > tol32[i]:   # decided by the tile: covering (in best) or not
                     continue
                 c = C64[k * psi + j]
                 g = 0.0
@@ -170,8 +177,7 @@ def covering_in_tile(D, k0, k1, tol32, zn, P, C64, N64, R64, Z, samples, index, 
                     continue
                 if dist >= r2 - tol and exact_sq_dist(z, samples, index[k, j], shift, scale) > r2:
                     continue
-                if r2 < b_r:
-                    b_r = r2
-                    b = j
+                b_r = r2
+                b = j
             out[row0 + i, k] = -1 if b < 0 else k * stride + b
     return out
