@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1] / "ikviz"
 
 #: lowest first; a package may import its own layer's or lower layers' packages only
 LAYERS = (
-    ("ikviz._validation", "ikviz._sklearn", "ikviz._dask", "ikviz.runner"),
+    ("ikviz._validation", "ikviz._sklearn", "ikviz._dask", "ikviz._limits", "ikviz.runner"),
     ("ikviz", "ikviz.kernels"),
     ("ikviz.registry", "ikviz.features", "ikviz.data", "ikviz.store"),
     ("ikviz.measures", "ikviz.learn", "ikviz.clustering", "ikviz.embedding"),

@@ -25,9 +25,8 @@ ROWS = {"mnist-test": 10000, "letter": 15000}
 REMOVAL = ("RBP", "Forgetron", "BOGD")
 PROJECTION = ("Projectron", "Projectron++")
 BASELINES = ("RBP", "Forgetron", "Projectron", "Projectron++", "BPA-S", "BOGD")
-#: Table 7's sets not obtainable here with an entry in ikviz.data.fetch.UNAVAILABLE (dna, satimage, usps and
-#: shuttle are not obtainable either)
-MISSING = ("acoustic", "covtype", "poker")
+#: Table 7's sets not obtainable here (each an entry of ikviz.data.fetch.UNAVAILABLE)
+MISSING = ("dna", "satimage", "usps", "shuttle", "acoustic", "covtype", "poker")
 
 SOURCE = "lu2016 Table 7, Figs. 1-2 (mnist, letter); Tables 8-9, Figs. 5-6 listed (no regression data here)"
 DESCRIPTION = ("online multi-class classification: mistake rate and seconds of the ten learners of Table 5 "
@@ -223,7 +222,7 @@ CLAIMS = (
     *(Claim(f"lu2016-table7-{key}", "lu2016", f"Table 7, {key}, mistake rate",
             "Evaluation of Large-scale Online Kernel Learning on Multi-class Classification Task (Table 7).",
             f"see Table 7 ({key} column)", "", None,
-            f"{key} is not obtainable here (nor are dna, satimage, usps and shuttle).", "classification", key,
+            f"{key} is not obtainable here.", "classification", key,
             unavailable=key) for key in MISSING),
     Claim("lu2016-table9", "lu2016", "Table 9, squared loss, FOGD/NOGD vs the others",
           "Our algorithms achieve the lowest squared loss for most cases while spending comparable or even lower "
