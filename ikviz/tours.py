@@ -183,7 +183,7 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "Raise ψ: smaller cells, so IK falls off faster with distance.",
              move="psi", published="Fig. 3: contours become sharper as ψ increases (figure only)",
              claim="ting2018-fig3", fig=3, figs=(3, 5, 6)),  # IK (iForest), L_ψ, RBF
-        Step("density", {"psi": 32, "t": 300},   # the settings of the Claims row (density-adaptivity, quick)
+        Step("density", {"psi": 32, "t": 500},
              "Density adaptivity: sparse pairs are more similar",
              "Four quadrants of different density. The pairs S and D are equally far apart, yet IK rates the "
              "sparse pair S more similar than the dense pair D; L_ψ and RBF cannot tell them apart. Raise ψ and "
