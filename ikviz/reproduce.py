@@ -440,7 +440,7 @@ def fingerprint(name: str, params) -> dict:
     """
     import hashlib
 
-    from .store.fingerprint import _digest_code, module_fingerprint
+    from .store.fingerprint import digest_code, module_fingerprint
 
     entry = get(name)
     code = hashlib.blake2b(digest_size=16)
@@ -450,7 +450,7 @@ def fingerprint(name: str, params) -> dict:
         if module and module != __name__:
             code.update(f"{module}:{module_fingerprint(module)};".encode())
         elif getattr(fn, "__code__", None) is not None:
-            _digest_code(fn.__code__, code)
+            digest_code(fn.__code__, code)
     settings = json.dumps(to_jsonable(dataclasses.asdict(params)), sort_keys=True)
     return {"params": hashlib.blake2b(settings.encode(), digest_size=16).hexdigest(), "code": code.hexdigest()}
 

@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 from types import CodeType
 
-__all__ = ["block_fingerprint", "clear", "module_fingerprint", "module_imports"]
+__all__ = ["block_fingerprint", "clear", "digest_code", "module_fingerprint", "module_imports"]
 
 _LOCK = threading.Lock()
 _OWN: dict[str, str] = {}  # module name -> digest of its own code (docstrings out)
@@ -52,14 +52,25 @@ def _source_path(name: str) -> Path | None:
     return Path(path)
 
 
-def _digest_code(code: CodeType, digest) -> None:
-    """Feed ``code``'s instructions, names and constants to ``digest``: not its line numbers or file name."""
+def digest_code(code: CodeType, digest) -> None:
+    """Feed ``code``'s instructions, names and constants to ``digest``: not its line numbers or file name.
+
+    Examples
+    --------
+    >>> import hashlib
+    >>> def f(x):
+    ...     return x + 1
+    >>> a, b = hashlib.blake2b(digest_size=8), hashlib.blake2b(digest_size=8)
+    >>> digest_code(f.__code__, a); digest_code((lambda x: x + 1).__code__, b)
+    >>> a.hexdigest() == b.hexdigest()   # names differ: co_name is part of it
+    False
+    """
     digest.update(code.co_code)
     digest.update(repr((code.co_name, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars,
                         code.co_argcount, code.co_kwonlyargcount, code.co_flags)).encode())
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            _digest_code(const, digest)
+            digest_code(const, digest)
         else:
             digest.update(repr((type(const).__name__, const)).encode())
 
@@ -119,7 +130,7 @@ def _parse(name: str) -> tuple[str, tuple[str, ...]]:
         return "", ()
     imports = _imports(source, _package_of(name, path))
     digest = hashlib.blake2b(digest_size=16)
-    _digest_code(code, digest)
+    digest_code(code, digest)
     digest = digest.hexdigest()
     followed = tuple(sorted(m for m in imports if _followed(m) and m != name and _source_path(m) is not None))
     return digest, followed
