@@ -337,10 +337,10 @@ def counted_check(name, quick=True, *, progress=None):
 
     _RESUME["calls"].append(name)
     if name == _RESUME["slow"]:
-        for i in range(30):
+        for i in range(60):
             time.sleep(0.1)
             if progress is not None:
-                progress(i / 30, "slow")
+                progress(i / 60, "slow")
     return fake_check(name, quick)
 
 
@@ -362,8 +362,9 @@ def test_claims_page_resumes_a_check_a_viewer_left_never_restarts_it(monkeypatch
     at = AppTest.from_file(HOME, default_timeout=60)
     at.run()
     at.switch_page("views/claims.py")
-    with pytest.raises(RuntimeError, match="timed out"):
-        at.run(timeout=0.5)   # the viewer leaves before the slow check is done
+    at.run(timeout=30)   # the page's run ends at once (a fragment redraws the table): the slow check still runs
+    assert not at.exception and "computing…" in set(at.dataframe[0].value["verdict"])
+    # ... and the viewer leaves before it is done
     deadline = time.monotonic() + 30
     while not store.get_store().peek(counted_check, _RESUME["slow"], True)[0] and time.monotonic() < deadline:
         time.sleep(0.2)

@@ -135,14 +135,14 @@ with st.sidebar:
     paper = ui.control(st.radio, "paper", "paper", "all", options=list(PAPERS), format_func=PAPERS.get)
 
 names = [n for n in claims.reproductions() if paper == "all" or any(c.paper == paper for c in claims.claims(n))]
-counts_box, table_box = st.empty(), st.empty()
 s = store.get_store()
 done = {n: held_rows(n) for n in names}
 # every row at once: what is computed now, the rest as placeholders. The missing checks are prepared work: they run
 # to their end whoever waits (a viewer who leaves and comes back finds them further on, never restarted); asking
 # for them moves them ahead of other prepared work.
 jobs = {n: s.prepare(claims.check_reproduction, n, True) for n in names if done[n] is None}
-asked = [s.submit(claims.check_reproduction, n, True) for n in jobs]
+for n in jobs:   # asked for: ahead of other prepared work (a prepared job runs on whether anyone waits)
+    s.release(s.submit(claims.check_reproduction, n, True))
 unavailable = [cells(r) for r in claims.unavailable_rows(() if paper == "all" else (paper,))]
 
 
@@ -155,20 +155,26 @@ def lines_now() -> list[dict]:
     return out + unavailable
 
 
-try:
+@st.fragment(run_every=2.0 if jobs else None)
+def table() -> None:
+    """The table as it stands; while checks run, redrawn every 2 s without rerunning the page (the script ends)."""
+    for n, job in jobs.items():
+        if done[n] is None and job.done():
+            with ui.guarded(f"the {n} reproduction"):
+                done[n] = job.result()
+            if done[n] is None:   # failed: said above; its rows stay as they were
+                done[n] = []
+    counts_box, table_box = st.empty(), st.empty()
     show(table_box, lines_now(), counts_box)
-    while any(done[n] is None for n in names):
-        time.sleep(0.5)
-        for n, job in jobs.items():
-            if done[n] is None and job.done():
-                with ui.guarded(f"the {n} reproduction"):
-                    done[n] = job.result()
-                if done[n] is None:   # failed: said above; its rows stay as they were
-                    done[n] = []
-        show(table_box, lines_now(), counts_box)
-finally:
-    for job in asked:
-        s.release(job)
+    if jobs and all(done[n] is not None for n in names):
+        st.rerun()   # all in: the whole page once more, with nothing left to poll
+
+
+# what finishes within a moment is drawn with the first table, not a second later
+_soon = time.monotonic() + 2.0
+for job in jobs.values():
+    job.wait(max(0.0, _soon - time.monotonic()))
+table()
 
 if not ui.presenting():
     full_size = [n for n in names if done[n] and any(not r.quick for r in done[n])]
