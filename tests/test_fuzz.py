@@ -694,6 +694,11 @@ NOT_CALLS = {
     "data.fetch": "reads a registered file from the mirror, the cache or the network: its bad names, checksums "
                   "and truncated downloads are tested in tests/test_fetch.py without the network",
     "data.FetchError": "the exception fetch raises",
+    "data.LOADERS": "registry (constant)", "data.STEPS": "registry (constant)",
+    "data.Prepared": "record returned by resolve", "data.Step": "record made by step",
+    **{f"data.{name}": "a data description and its resolution: bad sources, steps, options and seeds are tested "
+                       "in tests/test_data_registry.py; the arrays it yields come from data.load's fuzzed loaders"
+       for name in ("Data", "step", "resolve")},
 }
 
 

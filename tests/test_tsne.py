@@ -293,7 +293,7 @@ def test_tables_collect_every_view_and_the_search():
     assert sorted(table.search["gk"]) == [5, 10] and table.search_w == 2
     assert reports[-1] == (1.0, "done") and any(t.startswith("w-gaussians-unequal, w = 2: ") for _, t in reports)
     assert any(t.startswith("search range, w = 2: ") for _, t in reports)
-    assert len(plots.figures(table)) == 2 + 2 * 3                  # scores, search, two panels per view
+    assert len(plots.figures(table)) == 2 + 3 * len(exp.COLUMNS)    # scores, search, 3 views x a panel per column
 
 
 @pytest.mark.slow
