@@ -33,6 +33,7 @@ ALIASES.update({SVM_LABELS["rbf"]: "rbf", SVM_LABELS["laplacian"]: "laplacian_ps
                 SVM_LABELS["linear"]: "linear", SVM_LABELS["ik-linear"]: IK,
                 "FOGD": "gk", "NOGD": "gk", "IK+OGD": IK, "RandLocal+OGD": "randlocal",
                 tsne_exp.KERNELS["gk"]: "gk", tsne_exp.KERNELS["ik"]: IK,
+                tsne_exp.COLUMNS["fitsne"]: "gk", "FIt-SNE": "gk",   # GK's affinities, FIt-SNE's gradient
                 **{label: IK for label in dimensionality_exp.IK_SOURCES.values()},
                 "IK": IK, "Isolation Kernel": IK, "GK": "gk", "RBF": "rbf", "L_ψ": "laplacian_psi"})
 

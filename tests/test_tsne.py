@@ -314,7 +314,7 @@ def test_reproduce_writes_separation_per_kernel_and_w(tmp_path):
     paths = reproduce.reproduce("tsne-wgaussians", tmp_path, quick=True)
     payload = json.loads(paths["json"].read_text())
     sep = payload["separation"]
-    assert set(sep) == {"gk", "ik"} and set(sep["ik"]) == {str(w) for w in exp.PAPER_W}
+    assert set(sep) == set(exp.COLUMNS) == {"gk", "ik", "fitsne"} and set(sep["ik"]) == {str(w) for w in exp.PAPER_W}
     assert set(payload["separation_unequal_variance"]["gk"]) == {"1", "2", "100"}
     assert set(payload["search_range"]["scores"]["gk"]) == {str(v) for v in exp.PAPER_SEARCH}
     coords = payload["embeddings"]["w-gaussians"]["5000"]["ik"]["coords"]
