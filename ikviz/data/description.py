@@ -161,6 +161,12 @@ class Prepared:
     ``X_test`` and ``y_test`` are set by a ``split`` or ``fresh-test`` step
     (``X`` and ``y`` are then the training rows); ``origin`` is the row of the
     point an ``origin`` step appended.
+
+    Examples
+    --------
+    >>> got = Data("iris", seed=0, steps=(step("split", test_size=0.2),)).resolve()
+    >>> got.X.shape, got.X_test.shape, got.origin
+    ((120, 4), (30, 4), None)
     """
 
     X: np.ndarray
@@ -289,7 +295,17 @@ def _pairs(options: Mapping | tuple, what: str) -> tuple[tuple[str, Any], ...]:
 
 @dataclass(frozen=True)
 class Step:
-    """One named preparation step of :data:`STEPS` and its options (see :func:`step`)."""
+    """One named preparation step of :data:`STEPS` and its options (see :func:`step`).
+
+    Examples
+    --------
+    >>> Step("subsample", (("n", 10),)) == step("subsample", n=10)
+    True
+    >>> Step("shuffle")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown step 'shuffle'; choose one of [...].
+    """
 
     name: str
     options: tuple[tuple[str, Any], ...] = ()

@@ -53,7 +53,7 @@ _COMMON_ATTRIBUTES = """
     support_vectors_ : ndarray of shape (n_support, n_features_in_)
         The support set.
     dual_coef_ : ndarray of shape (n_support, 1) or (n_support, n_classes)
-        Its coefficients: the score of x is sum_s dual_coef_[s] K(support_vectors_[s], x).
+        Its coefficients: the score of x is ``sum_s dual_coef_[s] K(support_vectors_[s], x)``.
     mistakes_ : ndarray of shape (n_seen,), bool
         For each example of the last pass, whether it was misclassified before its label
         was used; ``np.cumsum(mistakes_) / np.arange(1, n_seen + 1)`` is the running
@@ -63,7 +63,7 @@ _COMMON_ATTRIBUTES = """
 """
 
 _GAMMA_DOC = """gamma : float, default=1/128
-        Width of the Gaussian kernel exp(-gamma |x - y|^2), > 0; the default is lu2016's
+        Width of the Gaussian kernel ``exp(-gamma |x - y|^2)``, > 0; the default is lu2016's
         bandwidth sigma = 8 (gamma = 1 / (2 sigma^2))."""
 _BUDGET_DOC = """budget : int, default=100
         B, the most support vectors kept (lu2016: 100 for binary, 100-200 multi-class)."""
