@@ -211,7 +211,7 @@ def _instability() -> Entry:
                  "N_eps (at the paper's ε = 0.005 and at ε = 0.05, where the effect shows) and var(F/E[F]) vs d "
                  "for GK, LK, IK, l_p, SNN, AG on two clusters; IK N_eps vs t; the paper's statements under 'paper'",
                  exp.InstabilityParams, exp.run_instability, figures, numbers,
-                 quick={"d_values": (10, 100, 1000), "t_trials": 2}, paper={"d_max": 10000, "t_trials": 5})
+                 quick={"d_values": (10, 100, 1000, 3000), "t_trials": 2}, paper={"d_max": 10000, "t_trials": 5})
 
 
 def _hubness() -> Entry:
