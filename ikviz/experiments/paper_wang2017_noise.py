@@ -14,7 +14,7 @@ the noise, as in Table 3. DAE and SDAE are the paper's numbers.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ..data import load
 from ..params import setting
 from ..runner import Memo, Progress, resolve, within
 from ..verdicts import Claim, Finding, all_parts, direction, number
-from .paper_wang2017_table3 import BANDWIDTHS, COLUMNS, METHODS, Params as Table3Params, evaluate_fold
+from .paper_wang2017_table3 import COLUMNS, METHODS, Params as Table3Params, evaluate_fold
 
 KINDS = ("add", "append")
 #: wang2017 Table 7: Micro-F1 (relative reduction, %) per kind, column, method
@@ -46,36 +46,22 @@ QUICK = {"max_rows": 500, "folds": 2, "inner_folds": 2, "tune_rows": 250, "n_set
 
 
 @dataclass(frozen=True)
-class Params:
-    """Table 7's noise on Table 3's protocol (defaults: the paper's where stated)."""
+class Params(Table3Params):
+    """Table 7's noise on Table 3's protocol (its parameters, and the noise's; defaults: the paper's where stated)."""
 
-    columns: tuple[str, ...] = setting(tuple(COLUMNS), "Table 7 columns")
     kinds: tuple[str, ...] = setting(KINDS, "noise: add to 10 % of the columns, append 10 % more")
     noise_repeats: int = setting(5, "noise draws (the paper: 5)", low=1, high=10)
-    max_rows: int | None = setting(None, "rows (None: all)")
-    folds: int = setting(5, "CV folds", low=2, high=10)
-    inner_folds: int = setting(10, "folds of the parameter search", low=2, high=10)
-    tune_rows: int = setting(2000, "training rows the parameter search sees", low=100, high=50_000)
-    bandwidths: tuple[float, ...] = setting(BANDWIDTHS, "RBF bandwidths h (γ = 1/h)")
-    rbf_cs: tuple[float, ...] = setting((1.0, 10.0, 100.0), "C of the RBF SVM (not in the paper)")
-    linear_cs: tuple[float, ...] = setting((0.01, 0.1, 1.0, 10.0), "C of the linear SVM (not in the paper)")
-    n_sets: int = setting(400, "RandLocal T")
-    epsilon: float = setting(1e-4, "RandLocal ε")
-    seed: int = setting(0, "seed")
 
     def __post_init__(self):
+        super().__post_init__()   # the columns, folds checked as Table 3 checks them
         if not self.kinds or any(k not in KINDS for k in self.kinds):
             raise ValueError(f"kinds must be among {KINDS}; got {list(self.kinds)}.")
         if self.noise_repeats < 1:
             raise ValueError(f"noise_repeats must be at least 1; got {self.noise_repeats}.")
-        self.protocol()   # the columns, folds checked as Table 3 checks them
 
     def protocol(self) -> Table3Params:
         """Table 3's parameters of the same values."""
-        return Table3Params(columns=self.columns, max_rows=self.max_rows, folds=self.folds,
-                            inner_folds=self.inner_folds, tune_rows=self.tune_rows, bandwidths=self.bandwidths,
-                            rbf_cs=self.rbf_cs, linear_cs=self.linear_cs, n_sets=self.n_sets, epsilon=self.epsilon,
-                            seed=self.seed)
+        return Table3Params(**{f.name: getattr(self, f.name) for f in fields(Table3Params)})
 
 
 @dataclass(frozen=True)
