@@ -279,14 +279,14 @@ def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 1
     return X[order], y[order]
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=1)  # the last set read (a reproduction streams one set at a time), not a store of results
 def real_rows(dataset: str, scale: str | None = None):
     """(X, y) of a real data set, or of the sets :data:`JOINED` stacks, in file order, scaled by ``scale``.
 
     ``scale`` is one of :func:`ikviz.data.load`'s, or "libsvm": as LIBSVM's scaled files
     that lu2016 streams: MNIST's pixels / 255 (``mnist.scale``), letter to [-1, 1]
     (``letter.scale``), other sets as given (a9a and ijcnn1 are LIBSVM's files). The last
-    four sets read are kept (read-only): every order and tuning stream reuses them.
+    set read is kept (read-only): every order and tuning stream of it reuses it.
 
     Examples
     --------
