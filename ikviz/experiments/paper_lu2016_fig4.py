@@ -118,7 +118,8 @@ def run(params: Params = Params(), *, memo: Memo | None = None, progress: Progre
         step = within(progress, done / total, (done + w) / total, f"{name}, {m}, B = {B}")
         if (name, m) not in etas:
             q = _stream_params(m, name, n, p.seed, tuned_at, p.tune_eta)
-            etas[name, m] = memo(online.step_size)(m, online.learner_params(m, q), progress=step)
+            etas[name, m] = memo(online.step_size)(m, online.learner_params(m, q),
+                                                   progress=within(step, 0.0, 0.0, f"tuning at B = {tuned_at}"))
         runs = []
         for s in range(p.seed, p.seed + p.n_seeds):
             step((s - p.seed) / p.n_seeds, f"order {s - p.seed + 1} of {p.n_seeds}")
@@ -157,7 +158,8 @@ def _tradeoff(n):
                                       _at(points, lo, "seconds"), _at(points, hi, "seconds"))
             parts[f"{name} {m} accuracy"] = direction(r_lo - r_hi)
             parts[f"{name} {m} time"] = faster(t_lo, t_hi)
-            text.append(f"{name} {m}: B {lo} → {hi}: {100 * r_lo:.1f}% → {100 * r_hi:.1f}%, {t_lo:.2f} → {t_hi:.2f} s")
+            text.append(f"{name} {m}: B {lo} → {hi}: {100 * r_lo:.1f}% → {100 * r_hi:.1f}%, "
+                        f"{t_lo:.2f} → {t_hi:.2f} s")
     return Finding.judged("; ".join(text), all_parts(parts))
 
 
