@@ -51,6 +51,7 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 .st-key-ikviz-tour-control div[data-testid="stSliderThumbValue"] { font-size: 24px !important; }
 .st-key-ikviz-tour-bar h3 { font-size: 30px !important; padding: 0 0 0.2rem 0 !important; }
 .st-key-ikviz-tour-bar [data-testid="stMarkdownContainer"] p { margin-bottom: 0.35rem; }
+.st-key-ikviz-tour-bar [data-testid="stVerticalBlock"] { gap: 0.45rem !important; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.6rem !important; padding-bottom: 1rem !important; }
 @media (max-height: 800px) {   /* a 720p projector: the step's figure, without the pager over the page's others */
   [data-testid="stMain"] .st-key-_w_fig { display: none; }
@@ -61,35 +62,66 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 [data-testid="stMain"] .st-key-_w_fig label[data-testid="stWidgetLabel"] { display: none; }
 [data-testid="stMain"] .st-key-_w_fig [role="radiogroup"] p { font-size: 18px !important; }
 </style>"""
-#: presentation mode in a tour step: each figure as tall as the window allows below its top (at least 30% of the
-#: window, 300 px at most; stacked panels 3/4 of their built height or 220 px a row), so that the step's figure,
-#: legend and axis titles included, is on screen without scrolling. Plotly draws a figure at the height it was
-#: built for; this relayouts it whenever the page or the window changes.
+#: presentation mode in a tour step: each figure as tall as the window allows below its top (a single row at
+#: least 30% of the window, 300 px at most; stacked rows 150 px a row at least), so that the step's figure, legend
+#: and axis titles included, is on screen without scrolling. Plotly draws a figure at the height it was built
+#: for; this relayouts it whenever the page or the window changes. Stacked rows keep the pixels between them
+#: that :func:`ikviz.plots.style.projector` asked for (``meta.ikviz_row_gaps``: the upper row's tick labels,
+#: the lower row's subplot titles), whatever the height, and the subplot titles move with their rows.
 FIT_SCRIPT = r"""<script>
 (() => {
   const w = window;
   if (w.__ikvizFit) { w.__ikvizFit(); return; }
+  const rowsOf = (fl) => {   // the distinct y domains, top row first
+    const seen = new Map();
+    for (const k of Object.keys(fl).filter(k => /^yaxis\d*$/.test(k))) seen.set(String(fl[k].domain), fl[k].domain);
+    return [...seen.values()].sort((a, b) => b[1] - a[1]);
+  };
   const fit = () => {
     if (!w.Plotly || !w.document.getElementById("ikviz-projector-css")) return;   // a tour step, projected
+    const main = w.document.querySelector('[data-testid="stMain"]');
     for (const gd of w.document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')) {
-      if (!gd._fullLayout || !gd.offsetParent) continue;
-      const main = w.document.querySelector('[data-testid="stMain"]');
+      const fl = gd._fullLayout;
+      if (!fl || !gd.offsetParent) continue;
       const top = gd.getBoundingClientRect().top + (main ? main.scrollTop : 0);
-      // a figure drawn afresh (not at the height this set) is measured again
-      if (gd._fullLayout.height !== Number(gd.dataset.ikvizFitted)) gd.dataset.ikvizBuilt = gd._fullLayout.height;
-      // at least 30% of the window (300 px at most): at 720p a step's figure fits under its bar; stacked panels
-      // keep 3/4 of their built height, or 220 px a row if less, at least: they stay readable, even past the
-      // fold (the Fig. 2 grid's three rows and a 2x2 figure fit at 1080p, not at 720p)
-      const rows = new Set(Object.keys(gd._fullLayout).filter(k => /^yaxis\d*$/.test(k))
-        .map(k => String(gd._fullLayout[k].domain))).size;
-      const least = rows > 1 ? Math.min(Math.round(0.75 * Number(gd.dataset.ikvizBuilt)), 220 * rows)
-        : Math.min(300, Math.round(0.3 * w.innerHeight));
+      const rows = rowsOf(fl);
+      const least = rows.length > 1 ? 150 * rows.length : Math.min(300, Math.round(0.3 * w.innerHeight));
       const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
-      gd.dataset.ikvizFitted = height;
-      if (Math.abs(gd._fullLayout.height - height) > 4) {
-        gd.style.height = height + "px";
-        w.Plotly.relayout(gd, {height: height});
+      if (Math.abs(fl.height - height) <= 4) continue;
+      const update = {height: height};
+      const gaps = (gd.layout.meta || {}).ikviz_row_gaps;
+      if (rows.length > 1 && Array.isArray(gaps) && gaps.length === rows.length - 1) {
+        const size = fl._size || fl.margin;
+        let plot = height - size.t - size.b;
+        const title = fl.title && fl.title.text;
+        if (title && (plot - gaps.reduce((a, b) => a + b, 0)) / rows.length < 110) {
+          // a short window: the tour's bar names the step, the rows get the title's room (>= 110 px each if it can)
+          const lines = (title.match(/\u003cbr/g) || []).length + 1;   // no markup inside this script, see st.html
+          const room = Math.round(lines * fl.title.font.size * 1.3 + 4);
+          update["title.text"] = "";
+          update["margin.t"] = Math.max(10, fl.margin.t - room);
+          plot += fl.margin.t - update["margin.t"];
+        }
+        const space = Math.max(0.1, 1 - gaps.reduce((a, b) => a + b, 0) / plot);
+        const total = rows.reduce((a, d) => a + d[1] - d[0], 0);
+        const moved = new Map();
+        let upper = 1;
+        rows.forEach((d, i) => {
+          const lower = Math.max(0, upper - space * (d[1] - d[0]) / total);
+          moved.set(String(d), [lower, upper]);
+          upper = lower - (i < gaps.length ? gaps[i] / plot : 0);
+        });
+        for (const k of Object.keys(fl).filter(k => /^yaxis\d*$/.test(k))) {
+          const to = moved.get(String(fl[k].domain));
+          if (to) update[k + ".domain"] = to;
+        }
+        (gd.layout.annotations || []).forEach((a, i) => {
+          const row = (a.yref || "paper") === "paper" && a.y != null && rows.find(d => Math.abs(a.y - d[1]) < 1e-3);
+          if (row) update["annotations[" + i + "].y"] = moved.get(String(row))[1];
+        });
       }
+      gd.style.height = height + "px";
+      w.Plotly.relayout(gd, update);
     }
   };
   let pending = null;
@@ -428,9 +460,12 @@ def bar() -> None:
             if projecting:   # the paper in short: "Ting et al. 2018" of "Isolation Kernel ... (Ting et al. 2018)"
                 short = re.search(r"\(([^()]*)\)\s*$", tour.title)
                 st.markdown(f"{short.group(1) if short else tour.title} · step {i + 1} of {n}")
-    # the step's control, under the bar (ui draws the pinned control here when it is set)
-    st.session_state[CONTROL_SLOT_KEY] = st.container(key="ikviz-tour-control") if projecting and step.control \
-        else None
+                # the step's control, in the bar's right column beside the text (ui draws the pinned control
+                # here): the figures start right under the bar, ~100 px higher than with the control below it
+                st.session_state[CONTROL_SLOT_KEY] = (st.container(key="ikviz-tour-control") if step.control
+                                                      else None)
+    if not projecting:
+        st.session_state[CONTROL_SLOT_KEY] = None
     st.html(_KEYS_SCRIPT, unsafe_allow_javascript=True)
     if projecting:
         st.html(PROJECTOR_CSS)

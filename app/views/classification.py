@@ -50,8 +50,8 @@ def svm_section(p):
         else:
             st.markdown(plots.svm_note(p.dataset, p.grid, p.shape, p.tuning))
 
-    if ui.presenting() and not figures.held(exp.paired_runs, ui.controls(exp.PairedParams, show=set(), base=p)):
-        return  # projected: the paired runs only once computed, no button waiting under the step's figure
+    if ui.presenting():
+        return  # projected: the step's figures only; the paired runs (a secondary study, a button) on the page itself
     st.subheader("Paired runs over seeds")
     left, right = st.columns([1, 3])
     paired = ui.controls(exp.PairedParams, where=left, base=p)

@@ -35,9 +35,10 @@ def instability_section(result):
     with right:
         figures.figure(figures.built(plots.variance_figure, paper), "chart_variance")
     figures.figure(figures.built(plots.neps_by_eps_figure, views, titles), "chart_neps")
-    ui.table(plots.instability_table(views, p.d_values))
+    drawn = result.params  # a first look computes fewer d than the page's settings: the table says what is drawn
+    ui.table(plots.instability_table(views, drawn.d_values))
     if not ui.presenting():
-        st.markdown(plots.instability_findings(views, titles, p))
+        st.markdown(plots.instability_findings(views, titles, drawn))
         st.caption(plots.instability_note(p))
     figures.figure(figures.built(plots.t_curve_figure, paper), "chart_tcurve")
     if not ui.presenting():

@@ -55,12 +55,13 @@ with ui.guarded("the t-SNE embeddings"):
         if len(over) >= 2 and not ui.presenting():
             figures.figure(figures.built(multiples.tsne_over, over, kernel), f"chart_over_{name}")
 
-with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
-    st.markdown(plots.SEARCH_INTRO)
-    size = ui.controls(plots.Display, show={"search"}, where=st.container()).search
-    scan_p = exp.search_params(p, size)
-    with ui.guarded("the search range"):
-        scan = figures.view(exp.run_search, scan_p, ask=exp.search_cost(scan_p))
-        figures.figure(figures.built(plots.search_figure, scan, p.w if p.dataset in exp.SYNTHETIC else None),
-                       "chart_search")
-        ui.table(plots.search_table(scan))
+if not ui.presenting():  # projected: the step's figures only; the search range (a button) on the page itself
+    with st.expander("Test the claim: the paper's search range for perplexity and ψ"):
+        st.markdown(plots.SEARCH_INTRO)
+        size = ui.controls(plots.Display, show={"search"}, where=st.container()).search
+        scan_p = exp.search_params(p, size)
+        with ui.guarded("the search range"):
+            scan = figures.view(exp.run_search, scan_p, ask=exp.search_cost(scan_p))
+            figures.figure(figures.built(plots.search_figure, scan, p.w if p.dataset in exp.SYNTHETIC else None),
+                           "chart_search")
+            ui.table(plots.search_table(scan))

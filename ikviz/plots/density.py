@@ -268,28 +268,26 @@ def density_figure(density: dict, height: int = 360, bins: int = 12) -> go.Figur
 
 
 def rmse_figure(grid: dict, height: int | None = None) -> go.Figure:
-    """Heat-maps of RMSE(IK, L_psi) and RMSE(IK, best-fitting RBF) over d x psi, per IK method."""
+    """Heat-maps of RMSE(IK, L_psi) (top row) and RMSE(IK, best-fitting RBF) (bottom row) over d x psi, a column
+    per IK method: two rows, so that the grid fits under a tour's bar on a 720p projector."""
     methods = list(grid["laplacian"])
-    titles = []
-    for m in methods:
-        titles += [wrap(f"{KERNELS[m][0]} vs L_ψ", panel_width(2)),
-                   wrap(f"{KERNELS[m][0]} vs best RBF", panel_width(2))]
-    fig = make_subplots(rows=len(methods), cols=2, subplot_titles=titles, horizontal_spacing=0.1,
-                        vertical_spacing=0.36 / len(methods))
-    height = height or 120 + 200 * len(methods)
+    titles = [wrap(KERNELS[m][0], panel_width(len(methods))) for m in methods] + [""] * len(methods)
+    fig = make_subplots(rows=2, cols=len(methods), subplot_titles=titles, horizontal_spacing=0.06,
+                        vertical_spacing=0.06, shared_xaxes=True, shared_yaxes=True)
+    height = height or 140 + 190 * 2
     zmax = max(float(np.max(grid[key][m])) for key in ("laplacian", "rbf") for m in methods)
     x = [str(p) for p in grid["psi"]]
     y = [str(d) for d in grid["d"]]
-    for r, m in enumerate(methods, start=1):
-        for c, key in enumerate(("laplacian", "rbf"), start=1):
+    for r, (key, versus) in enumerate((("laplacian", "vs L_ψ"), ("rbf", "vs best RBF")), start=1):
+        for c, m in enumerate(methods, start=1):
             z = np.asarray(grid[key][m])
             fig.add_trace(go.Heatmap(z=z, x=x, y=y, zmin=0, zmax=zmax, colorscale="Blues",
-                                     text=np.round(z, 3), texttemplate="%{text}", showscale=(r == 1 and c == 2),
+                                     text=np.round(z, 3), texttemplate="%{text}", showscale=(r == 1 and c == 1),
                                      colorbar=dict(title="RMSE", thickness=10),
-                                     hovertemplate="ψ=%{x}, d=%{y}: RMSE %{z:.3f}<extra></extra>"),
+                                     hovertemplate=f"{versus}: ψ=%{{x}}, d=%{{y}}: RMSE %{{z:.3f}}<extra></extra>"),
                           row=r, col=c)
-            fig.update_xaxes(title_text="ψ (sample size)", row=r, col=c)
-            fig.update_yaxes(title_text="d (dimensions)", row=r, col=c)
+        fig.update_yaxes(title_text=versus, tickvals=y, ticktext=[f"d={d}" for d in y], row=r, col=1)
+    fig.update_xaxes(title_text="ψ (sample size)", row=2)
     fig.update_annotations(font_size=12)
     return base_layout(fig, "IK against L_ψ and against the best-fitting RBF on uniform data", height=height)
 

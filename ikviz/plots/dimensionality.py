@@ -105,9 +105,16 @@ def neps_by_eps_figure(views: dict, titles: dict | None = None, height: int = 62
     eps_values = list(views)
     titles = titles or {}
     queries = list(QUERY_LABELS)
-    names = [f"<b>{titles.get(e, f'ε = {e:g}')}</b><br>{QUERY_LABELS[q]}" for q in queries for e in eps_values]
+    # the columns' settings named once, above the top row; each panel names its query inside its empty upper
+    # left corner (few points are near-ties in low d); x ticks under the last row: rows need no room between them
+    names = [f"<b>{titles.get(e, f'ε = {e:g}')}</b>" for e in eps_values] + [""] * (len(queries) - 1) * len(eps_values)
     fig = make_subplots(rows=len(queries), cols=len(eps_values), subplot_titles=names, shared_yaxes=True,
-                        horizontal_spacing=0.06, vertical_spacing=0.16)
+                        shared_xaxes=True, horizontal_spacing=0.06, vertical_spacing=0.06)
+    for row, q in enumerate(queries, start=1):
+        for col in range(1, len(eps_values) + 1):
+            fig.add_annotation(text=QUERY_LABELS[q], xref="x domain", yref="y domain", x=0.01, y=0.99,
+                               xanchor="left", yanchor="top", showarrow=False, bgcolor="rgba(255,255,255,0.75)",
+                               row=row, col=col)
     top = 2
     for col, eps in enumerate(eps_values, start=1):
         summary = views[eps]

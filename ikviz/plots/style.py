@@ -276,6 +276,70 @@ def _is_multirow(fig: go.Figure) -> bool:
     return len({tuple(ax.domain) for ax in fig.select_yaxes() if ax.domain}) > 1
 
 
+def _rows(fig: go.Figure) -> list[tuple[float, float]]:
+    """The distinct y domains of ``fig``'s subplots, top row first."""
+    return sorted({tuple(ax.domain) for ax in fig.select_yaxes() if ax.domain}, key=lambda d: -d[1])
+
+
+def row_gaps(fig: go.Figure, *, tick: float = 18, axis_title: float = 20, annotation: float = 20) -> list[int]:
+    """The pixels each gap between stacked rows of subplots needs, top first: the upper row's x tick labels and
+    x-axis title, then the lower row's subplot titles (each line ``annotation`` px), so that none touches another.
+
+    Examples
+    --------
+    >>> from plotly.subplots import make_subplots
+    >>> fig = make_subplots(rows=2, cols=1, subplot_titles=["a", "b<br>c"])
+    >>> row_gaps(fig.update_xaxes(title_text="x"))
+    [121]
+    """
+    rows = _rows(fig)
+    names = {f"y{i if i > 1 else ''}": tuple(ax.domain) for i, ax in enumerate(fig.select_yaxes(), start=1)}
+    gaps = []
+    for upper, lower in zip(rows, rows[1:]):
+        below = [ax for ax in fig.select_xaxes() if names.get(ax.anchor or "y") == upper]
+        ticks = any(ax.showticklabels is not False for ax in below)
+        titled = any(ax.title.text for ax in below)
+        titles = [a for a in fig.layout.annotations
+                  if (a.yref or "paper") == "paper" and a.y is not None and abs(a.y - lower[1]) < 1e-3]
+        lines = max((_lines(a.text) for a in titles), default=0.0)
+        gaps.append(round((tick * 1.4 if ticks else 0) + (axis_title * 1.6 if titled else 0)
+                          + lines * annotation * 1.3 + 12))
+    return gaps
+
+
+def set_row_gaps(fig: go.Figure, gaps: list[int], plot_height: float) -> go.Figure:
+    """Lay the rows of subplots out over ``plot_height`` px (the figure less its top and bottom margins) with
+    ``gaps`` px between them (see :func:`row_gaps`), each row keeping its share of the rest; the subplot titles
+    move with their rows. Changed in place; the fit script of ``app/tour.py`` does the same in the browser.
+
+    Examples
+    --------
+    >>> from plotly.subplots import make_subplots
+    >>> fig = set_row_gaps(make_subplots(rows=2, cols=1, subplot_titles=["a", "b"]), [100], 500)
+    >>> fig.layout.yaxis.domain, fig.layout.yaxis2.domain, fig.layout.annotations[1].y
+    ((0.6, 1.0), (0.0, 0.4), 0.4)
+    """
+    rows = _rows(fig)
+    if len(rows) < 2 or len(gaps) != len(rows) - 1 or plot_height <= 0:
+        return fig
+    space = max(0.1, 1 - sum(gaps) / plot_height)
+    shares = [top - bottom for bottom, top in rows]
+    total = sum(shares)
+    new, top = {}, 1.0
+    for i, (row, share) in enumerate(zip(rows, shares)):
+        bottom = max(0.0, top - space * share / total)
+        new[row] = (round(bottom, 4), round(top, 4))
+        top = bottom - (gaps[i] / plot_height if i < len(gaps) else 0)
+    for ann in fig.layout.annotations:
+        if (ann.yref or "paper") == "paper" and ann.y is not None:
+            old = next((r for r in rows if abs(ann.y - r[1]) < 1e-3), None)
+            if old is not None:
+                ann.y = new[old][1]
+    fig.for_each_yaxis(lambda ax: ax.update(domain=new[tuple(ax.domain)]) if ax.domain and tuple(ax.domain) in new
+                       else None)
+    return fig
+
+
 def projector(fig: go.Figure) -> go.Figure:
     """A copy of ``fig`` enlarged for a projector: big fonts, thick lines, room for the legend.
 
@@ -360,4 +424,14 @@ def projector(fig: go.Figure) -> go.Figure:
     # what a figure placed below its plot itself (play controls, a horizontal colour bar) keeps its room
     grow = 1.4 if fig.layout.sliders or fig.layout.updatemenus else 1.0
     fig.update_layout(margin_b=max(fig.layout.margin.b, round((b_before or 0) * grow)))
+    rows = _legend_rows(fig, PROJECTOR_WIDTH, f["legend"])
+    if _is_multirow(fig) and rows > 1:
+        # stacked rows need the height a legend of several rows takes below them: a column at the right instead
+        fig.update_layout(legend={"orientation": "v", "yref": "paper", "y": 1, "yanchor": "top", "x": 1.02,
+                                  "xanchor": "left", "tracegroupgap": 0},
+                          margin_b=max(40, fig.layout.margin.b - round(rows * f["legend"] * 1.75 + 8)))
+    if _is_multirow(fig):  # stacked rows: room between them in pixels (the window's fit keeps it, see meta)
+        gaps = row_gaps(fig, tick=f["tick"], axis_title=f["axis_title"], annotation=f["annotation"])
+        set_row_gaps(fig, gaps, height - fig.layout.margin.t - fig.layout.margin.b)
+        fig.update_layout(meta={"ikviz_row_gaps": gaps})
     return fig
