@@ -207,7 +207,7 @@ def _instability() -> Entry:
                  plots.variance_figure(paper), plots.neps_by_eps_figure(by_eps, exp.EPS_VIEWS)]
                 + ([plots.t_curve_figure(paper)] if paper.get("N_eps_vs_t") else []))
 
-    return Entry("instability", "ting2021 Fig. 1, Table 1, App. D",
+    return Entry("instability", "ting2021 Fig. 1, Table 1, App. D Fig. 4",
                  "N_eps (at the paper's ε = 0.005 and at ε = 0.05, where the effect shows) and var(F/E[F]) vs d "
                  "for GK, LK, IK, l_p, SNN, AG on two clusters; IK N_eps vs t; the paper's statements under 'paper'",
                  exp.InstabilityParams, exp.run_instability, figures, numbers,
