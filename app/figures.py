@@ -194,8 +194,12 @@ PREVIEWS: dict[str, dict] = {
     # the SVMs' parameters at the sliders' values: 5 fits instead of a 5-fold search over each kernel's grid
     "ikviz.experiments.classification:run": {"tuning": "fixed"},
     "ikviz.experiments.density:run_grid": {"psis": (16, 64, 256), "ds": (10, 30, 50), "n": 100},
-    "ikviz.experiments.clustering:run": {"max_points": 500, "n_per_cluster": 250},
-    "ikviz.experiments.online:run": {"n": 2000},
+    # digits at 500 points (the wang2017 step, k-means on three feature maps): 3.2 CPU-s before its figure; 250: 1.9
+    "ikviz.experiments.clustering:run": {"max_points": 250, "n_per_cluster": 250},
+    # η at its slider's value (0.2) instead of tuned over 5 values on a separate stream: 4 passes instead of 24
+    # (a9a at n = 2,000 with tuning cost 70% of the whole view at 10,000: 7.3 against 10.3 CPU-s); 1,000 rows, the
+    # maps fitted on the first 500: a9a's tour step 9.9 -> 2.1 CPU-s before its figure (benchmarks/first_look.py)
+    "ikviz.experiments.online:run": {"n": 1000, "prefix": 500, "tune_eta": False},
 }
 
 
@@ -247,6 +251,8 @@ def _describe(params, quick) -> str:
             spec = field_of_name(params, f.name)
             name = spec.label if spec is not None else f.name.replace("_", " ")
             shown = spec.format if spec is not None and callable(spec.format) else str
+            if isinstance(full, bool):  # a box ticked or not: "tune η per learner off (the view: on)"
+                shown = {True: "on", False: "off"}.get
             show = (lambda v: ", ".join(map(str, v))) if isinstance(full, tuple) else (lambda v: str(shown(v)))
             parts.append(f"{name} {show(small)} (the view: {show(full)})")
     return "; ".join(parts)

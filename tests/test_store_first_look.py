@@ -98,3 +98,17 @@ def test_a_page_shows_the_first_look_then_the_full_view_from_the_store(monkeypat
     texts = " ".join(str(e.value) for e in at.info)
     assert "First look" not in texts  # the page ended on the full view, drawn after the rerun
     assert charts(at)
+
+
+def test_a_first_look_of_the_online_learners_says_it_did_not_tune_their_step_sizes():
+    """The lu2016 / wang2017 tour steps: η at its slider's value, fewer rows, said in the note (a9a's step
+    took 9.9 CPU-s before its figure with tuning at n = 2,000, 2.1 s without, benchmarks/first_look.py)."""
+    from ikviz.experiments import online
+
+    full = online.Params(dataset="a9a", n=10000)
+    quick = figures.preview_of(online.run, full)
+    assert quick.tune_eta is False and quick.n < full.n and quick.prefix <= quick.n
+    assert quick.eta == full.eta  # the slider's step size, which the note does not need to name
+    text = figures._describe(full, quick)
+    assert "tune η per learner off (the view: on)" in text and "(the view: 10000)" in text
+    assert "True" not in text and "False" not in text
