@@ -1,7 +1,7 @@
 """One plain description of the data a computation wants, resolved through one registry of loaders and one of steps.
 
-A :class:`Data` names its *source* (a generator, a bundled or a fetched data
-set: the names of :func:`ikviz.data.load`), the generator's options, a seed and
+A :class:`Data` names its *source* (a generator, a bundled, fetched or joined
+data set: the names of :func:`ikviz.data.load`), the generator's options, a seed and
 an ordered tuple of named preparation :class:`Step`\\ s. :func:`resolve` turns it
 into arrays: the source's loader in :data:`LOADERS` gives ``(X, y)``, then each
 step of :data:`STEPS` runs in the order declared (scaling before subsampling
@@ -18,11 +18,21 @@ The steps:
 ``subsample``
     at most ``n`` rows, drawn without replacement with ``seed`` (the
     description's unless given), kept in their original order;
+``stream``
+    the rows in a seeded random order, the first ``n`` of it (all without
+    ``n``): ``default_rng(seed).permutation(rows)[:n]``, ``seed`` the
+    description's unless given (an online learner's stream, lu2016 §7; not in
+    the original order, so not ``subsample``);
 ``minmax``
     each feature to [0, 1] by :func:`sklearn.preprocessing.minmax_scale`
     (what ``load(scale="minmax")`` has always done);
 ``standard``
     each feature to zero mean and unit variance (:func:`sklearn.preprocessing.scale`);
+``libsvm``
+    as LIBSVM's scaled files that lu2016 streams: MNIST's test set
+    (``mnist-test``) pixels / 255 (``mnist.scale``), ``letter`` to [-1, 1]
+    (``letter.scale``: ``minmax``, then 2 x - 1), every other set as given
+    (a9a and ijcnn1 are LIBSVM's files already);
 ``rescale``
     each feature to [``low``, ``high``] (default [0, 1]) by the overflow-safe
     formula of ting2021 App. B (halves first, clipped; constant features go to
@@ -47,6 +57,15 @@ The steps:
 ``read-only``
     C-contiguous arrays that refuse writes (safe to share between threads).
 
+A real data set, once read and put through its leading steps that depend on
+its rows alone (``minmax``, ``standard``, ``libsvm``, ``rescale``), is held
+read-only in one bounded cache of the process (:data:`HELD_BYTES`, least
+recently used out first, under a lock; two threads asking for one set at once
+read it once), so every stream, order or subsample of it reuses the one read
+and scaling. A description without a ``read-only`` step gets writable copies;
+with one, the arrays that no later step changed are the held ones themselves.
+Generators are not held (a seed makes new data).
+
 Examples
 --------
 >>> from ikviz.data.description import Data, resolve, step
@@ -60,6 +79,7 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -67,13 +87,14 @@ from numbers import Integral
 from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 
 from .clusters import dense_sparse_clusters
 from .density_ratio import density_ratio
 from .real import dataset_names, load_dataset
 from .synthetic import four_quadrants, uniform, w_gaussians
 
-__all__ = ["Data", "LOADERS", "Prepared", "STEPS", "Step", "loader", "resolve", "step"]
+__all__ = ["Data", "HELD_BYTES", "JOINED", "LOADERS", "Prepared", "STEPS", "Step", "loader", "resolve", "step"]
 
 
 # ------------------------------------------------------------------------------------------- loaders
@@ -105,6 +126,18 @@ def _real(name, seed, **options):
     return load_dataset(name)
 
 
+#: data sets stacked from others, in order (lu2016's ijcnn1: the fetched training and test files, 141,691 rows;
+#: a9a's two bundled files are ``a9a-full`` of :data:`ikviz.data.DATASETS`)
+JOINED: dict[str, tuple[str, ...]] = {"ijcnn1-full": ("ijcnn1", "ijcnn1-test")}
+
+
+def _joined(name, seed, **options):
+    if options:
+        raise TypeError(f"the real data set {name!r} takes no options; got {sorted(options)}.")
+    parts = [_real(part, seed) for part in JOINED[name]]
+    return np.concatenate([X for X, _ in parts]), np.concatenate([y for _, y in parts])
+
+
 #: the generators: name -> function(seed, **options) -> (X, y)
 GENERATORS: dict[str, Callable] = {
     "uniform": _uniform,
@@ -118,6 +151,7 @@ GENERATORS: dict[str, Callable] = {
 LOADERS: dict[str, Callable] = {
     **GENERATORS,
     **{name: partial(_real, name) for name in dataset_names() + dataset_names(fetched=True) if name not in GENERATORS},
+    **{name: partial(_joined, name) for name in JOINED},
 }
 
 
@@ -187,6 +221,13 @@ def _subsample(got: Prepared, data: Data, *, n: int, seed: int | None = None) ->
     return replace(got, X=got.X[keep], y=got.y[keep])
 
 
+def _stream(got: Prepared, data: Data, *, n: int | None = None, seed: int | None = None) -> Prepared:
+    if n is not None and (isinstance(n, bool) or not isinstance(n, Integral) or n < 1):
+        raise ValueError(f"stream's n must be an integer >= 1 or None (every row); got {n!r}.")
+    order = np.random.default_rng(data.seed if seed is None else seed).permutation(len(got.y))[:n]
+    return replace(got, X=got.X[order], y=got.y[order])
+
+
 def _minmax(got: Prepared, data: Data) -> Prepared:
     from sklearn.preprocessing import minmax_scale
 
@@ -197,6 +238,14 @@ def _standard(got: Prepared, data: Data) -> Prepared:
     from sklearn.preprocessing import scale
 
     return replace(got, X=scale(got.X))
+
+
+def _libsvm(got: Prepared, data: Data) -> Prepared:
+    if data.source == "mnist-test":
+        return replace(got, X=got.X / 255.0)
+    if data.source == "letter":
+        return replace(got, X=2.0 * _minmax(got, data).X - 1.0)
+    return got
 
 
 def _rescale(got: Prepared, data: Data, *, low: float = 0.0, high: float = 1.0) -> Prepared:
@@ -267,8 +316,10 @@ def _read_only(got: Prepared, data: Data) -> Prepared:
 #: step name -> function(prepared, data, **options) -> prepared; see the module docstring
 STEPS: dict[str, Callable] = {
     "subsample": _subsample,
+    "stream": _stream,
     "minmax": _minmax,
     "standard": _standard,
+    "libsvm": _libsvm,
     "rescale": _rescale,
     "origin": _origin,
     "split": _split,
@@ -381,6 +432,85 @@ def _arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(X, dtype=np.float64), np.asarray(y)
 
 
+#: bytes of real data sets held read-only between resolves: one paper-size set (MNIST's test set, 63 MB) or
+#: several smaller ones (a9a's two files, 48 MB); a set larger than this is read each time, never held
+HELD_BYTES = 64 * 2**20
+
+
+class _Held:
+    """Real data sets as read (and scaled), read-only, in an LRU bounded by bytes; one read of a set at a time.
+
+    The store's worker threads resolve descriptions at once: the cache and the
+    table of reads in flight change only under ``_lock``; a read runs outside it,
+    under its key's own gate, so a second thread asking for the same set waits
+    for that read and another set's read is not held up.
+    """
+
+    def __init__(self, max_bytes: int):
+        self._lock = threading.Lock()
+        self._sets = LRUCache(maxsize=max_bytes, getsizeof=lambda Xy: Xy[0].nbytes + Xy[1].nbytes)
+        self._reading: dict[Any, threading.Lock] = {}
+
+    def get(self, key, read: Callable) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:
+            if key in self._sets:
+                return self._sets[key]
+            gate = self._reading.setdefault(key, threading.Lock())
+        with gate:
+            with self._lock:
+                if key in self._sets:  # read by the thread this one waited for
+                    return self._sets[key]
+            try:
+                X, y = (np.ascontiguousarray(a) for a in _arrays(*read()))
+                X.flags.writeable = y.flags.writeable = False
+                with self._lock:
+                    try:
+                        self._sets[key] = (X, y)
+                    except ValueError:  # larger than the whole bound: handed out, not held
+                        pass
+            finally:
+                with self._lock:
+                    self._reading.pop(key, None)
+        return X, y
+
+    def clear(self) -> None:
+        with self._lock:
+            self._sets.clear()
+
+    def held(self) -> list:
+        """The keys held, (source, leading steps), least recently used first."""
+        with self._lock:
+            return list(self._sets)
+
+
+_HELD = _Held(HELD_BYTES)
+#: the steps whose result depends on the rows alone (no seed, no other data): a real set is held after them
+_OF_ROWS = frozenset({"minmax", "standard", "libsvm", "rescale"})
+
+
+def _start(data: Data) -> tuple[Prepared, tuple[Step, ...]]:
+    """``data``'s source and the steps left to run: a real set from :data:`_HELD` as read, or after its leading
+    row-only steps (read-only arrays; both held, LRU); a generator's arrays fresh, every step left."""
+    def read():
+        return loader(data.source)(data.seed, **dict(data.options))
+
+    if data.source in GENERATORS or data.options:  # a real set with options: its loader says what is wrong
+        return Prepared(*_arrays(*read())), data.steps
+    k = 0
+    while k < len(data.steps) and data.steps[k].name in _OF_ROWS:
+        k += 1
+    lead = data.steps[:k]
+
+    def scaled():
+        got = Prepared(*_HELD.get((data.source, ()), read))
+        for s in lead:
+            got = STEPS[s.name](got, data, **dict(s.options))
+        return got.X, got.y
+
+    return Prepared(*(_HELD.get((data.source, lead), scaled) if lead else _HELD.get((data.source, ()), read))), \
+        data.steps[k:]
+
+
 def resolve(data: Data) -> Prepared:
     """The arrays ``data`` describes: its source's loader, then each step in the order declared.
 
@@ -403,7 +533,11 @@ def resolve(data: Data) -> Prepared:
     """
     if not isinstance(data, Data):
         raise TypeError(f"resolve takes a Data description; got {type(data).__name__}.")
-    got = Prepared(*_arrays(*loader(data.source)(data.seed, **dict(data.options))))
-    for s in data.steps:
+    loader(data.source)  # an unknown name is refused before anything is read
+    got, steps = _start(data)
+    for s in steps:
         got = STEPS[s.name](got, data, **dict(s.options))
+    if all(s.name != "read-only" for s in data.steps):  # the held arrays (or views of them) as writable copies
+        got = replace(got, **{name: np.array(a) for name in ("X", "y", "X_test", "y_test")
+                              if (a := getattr(got, name)) is not None and not a.flags.writeable})
     return got

@@ -13,13 +13,13 @@ permutation of a data set), :func:`step_size` (a learner's step size, tuned by
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ..data import canonical_name, dataset_label, load
+from ..data import Data, canonical_name, dataset_label, resolve as resolve_data, step
+from ..data.description import JOINED  # noqa: F401  (lu2016's joined ijcnn1, said once in ikviz.data)
 from ..learn import (BOGDClassifier, BPASClassifier, BSGDClassifier, FOGDClassifier, ForgetronClassifier,
                      IKOGDClassifier, KernelOGDClassifier, KernelPerceptronClassifier, NOGDClassifier,
                      ProjectronClassifier, ProjectronPPClassifier, RandLocalOGDClassifier, RBPClassifier)
@@ -39,8 +39,10 @@ STEPPED = ("OGD", "BPA-S", "BOGD", "FOGD", "NOGD", "IK+OGD", "RandLocal+OGD")
 #: BOGD's regularisation (lu2016 does not give it) and the Projectrons' threshold eta (nor this)
 BOGD_LAMBDA = 0.01
 PROJECTRON_ETA = 0.1
-#: datasets joined from two fetched or bundled ones, in order (lu2016's ijcnn1: training + test, 141,691 rows)
-JOINED = {"ijcnn1-full": ("ijcnn1", "ijcnn1-test")}
+#: how a stream's real data may be scaled: steps of :data:`ikviz.data.STEPS` ("libsvm": as LIBSVM's scaled files)
+SCALES = ("minmax", "standard", "libsvm", None)
+#: the generators a stream draws ``n`` fresh points of (other data are read, then ordered)
+STREAMED = ("density-ratio", "w-gaussians")
 #: lu2016's step sizes {2, 0.2, ..., 0.0002}
 ETAS = (2.0, 0.2, 0.02, 0.002, 0.0002)
 #: examples of the separate stream each step size is tried on
@@ -256,8 +258,37 @@ def learner_params(method: str, p: Params) -> Params:
                                             if f.name not in keep and f.name != "methods"})
 
 
+def describe_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 10,
+                    scale: str | None = "minmax") -> Data:
+    """The :class:`ikviz.data.Data` of :func:`make_stream`: ``dataset``, scaled by ``scale``, in a seeded order.
+
+    density-ratio and w-gaussians draw ``n`` points (rounded up to even) with ``seed``
+    (never scaled); any other data set is read whole, scaled by ``scale`` (a step of
+    :data:`SCALES`), then put in the ``stream`` step's seeded random order and cut to
+    ``n`` rows.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.online import describe_stream
+    >>> describe_stream("letter", 500, 3, scale="libsvm").steps
+    (Step(name='libsvm', options=()), Step(name='stream', options=(('n', 500),)))
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 10:
+        raise ValueError(f"the stream needs at least 10 examples; got n={n}.")
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {SCALES}; got {scale!r}.")
+    dataset = canonical_name(dataset)
+    options = {"density-ratio": {"n": n + n % 2, "ratio": ratio},
+               "w-gaussians": {"n_per_cluster": (n + 1) // 2, "w": w}}.get(dataset, {})
+    scaling = () if scale is None or dataset in STREAMED else (scale,)
+    return Data(dataset, seed=seed, options=options, steps=(*scaling, step("stream", n=int(n))))
+
+
 def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 10, scale: str | None = "minmax"):
     """(X, y): a seeded random order of ``dataset``, at most ``n`` rows; real data scaled by ``scale``.
+
+    :func:`ikviz.data.resolve` of :func:`describe_stream`; the data set is read once per
+    process (:data:`ikviz.data.description.HELD_BYTES`), every order of it reuses the read.
 
     Examples
     --------
@@ -266,56 +297,31 @@ def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 1
     >>> X.shape, y.shape
     ((50, 6), (50,))
     """
-    if n < 10:
-        raise ValueError(f"the stream needs at least 10 examples; got n={n}.")
-    dataset = canonical_name(dataset)
-    if dataset == "density-ratio":
-        X, y = load(dataset, n=n + n % 2, ratio=ratio, seed=seed)
-    elif dataset == "w-gaussians":
-        X, y = load(dataset, n_per_cluster=(n + 1) // 2, w=w, seed=seed)
-    else:
-        X, y = real_rows(dataset, scale)
-    order = np.random.default_rng(seed).permutation(len(y))[:n]
-    return X[order], y[order]
+    got = resolve_data(describe_stream(dataset, n, seed, ratio, w, scale))
+    return got.X, got.y
 
 
-@functools.lru_cache(maxsize=1)  # the last set read (a reproduction streams one set at a time), not a store of results
 def real_rows(dataset: str, scale: str | None = None):
-    """(X, y) of a real data set, or of the sets :data:`JOINED` stacks, in file order, scaled by ``scale``.
+    """(X, y) of a real data set, or of a joined one (:data:`ikviz.data.description.JOINED`), in file order,
+    scaled by ``scale``, read-only.
 
-    ``scale`` is one of :func:`ikviz.data.load`'s, or "libsvm": as LIBSVM's scaled files
-    that lu2016 streams: MNIST's pixels / 255 (``mnist.scale``), letter to [-1, 1]
-    (``letter.scale``), other sets as given (a9a and ijcnn1 are LIBSVM's files). The last
-    set read is kept (read-only): every order and tuning stream of it reuses it.
+    ``scale`` is one of :data:`SCALES`: "minmax", "standard", None (as given) or "libsvm":
+    as LIBSVM's scaled files that lu2016 streams: MNIST's pixels / 255 (``mnist.scale``),
+    letter to [-1, 1] (``letter.scale``), other sets as given (a9a and ijcnn1 are LIBSVM's
+    files). :func:`ikviz.data.resolve` of ``Data(dataset, steps=(scale, "read-only"))``: the
+    set is read once per process and held read-only (unscaled, these are the held arrays).
 
     Examples
     --------
     >>> from ikviz.experiments.online import real_rows
     >>> X, y = real_rows("letter", "libsvm")
-    >>> float(X.min()), float(X.max()), X.shape
-    (-1.0, 1.0, (20000, 16))
+    >>> float(X.min()), float(X.max()), X.shape, X.flags.writeable
+    (-1.0, 1.0, (20000, 16), False)
     """
-    if dataset in JOINED:
-        parts = [_read(name, scale) for name in JOINED[dataset]]
-        X, y = np.concatenate([X for X, _ in parts]), np.concatenate([y for _, y in parts])
-    else:
-        X, y = _read(dataset, scale)
-    X.flags.writeable = y.flags.writeable = False  # one copy, shared by every stream of the process
-    return X, y
-
-
-def _read(dataset: str, scale: str | None):
-    if scale == "libsvm":
-        if dataset == "mnist-test":
-            X, y = load(dataset)
-            return X / 255.0, y
-        if dataset == "letter":
-            X, y = load(dataset, scale="minmax")
-            return 2.0 * X - 1.0, y
-        X, y = load(dataset)
-    else:
-        X, y = load(dataset, scale=scale)
-    return np.array(X), np.array(y)
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {SCALES}; got {scale!r}.")
+    got = resolve_data(Data(dataset, steps=(*(() if scale is None else (scale,)), "read-only")))
+    return got.X, got.y
 
 
 def _stream_of(p: Params, n: int, seed: int, memo: Memo):
@@ -635,6 +641,6 @@ def run_repro(params: ReproParams, *, memo: Memo | None = None, progress: Progre
 
 
 def _shape_of(name: str, scale, memo: Memo) -> tuple[int, int]:
-    """(rows, features) of a real data set (read once through ``memo``)."""
-    X, _ = memo(real_rows)(canonical_name(name), scale)
+    """(rows, features) of a real data set (its held arrays, scaled as its streams will be: read once)."""
+    X, _ = real_rows(canonical_name(name), scale)
     return int(X.shape[0]), int(X.shape[1])
