@@ -276,7 +276,9 @@ def view(run, params, **kwargs):
     A view that ``app/prepare.py`` prepares (a page's first view, a tour step) but that the store does not
     hold yet, on a new server, and that has a first look (:data:`PREVIEWS`) starts computing in full and
     returns the first look at once: the same computation at a smaller size, said above its figures; the page
-    then waits for the full view under them (:func:`finish_page`) and draws it when it is ready.
+    then waits for the full view under them (:func:`finish_page`) and draws it when it is ready. The first
+    look is computed in the page's own thread (shared with other sessions all the same): it never queues
+    behind the store's workers, which the full views of pages just left may all hold.
     """
     state = ui.run_state()
     state["source"] = (run, params)
@@ -285,7 +287,10 @@ def view(run, params, **kwargs):
     if quick is not None and s.key_of(run, (params,), {}) in _prepared_views() and not s.peek(run, params)[0]:
         slot = st.empty()  # the full view's progress, above the first look's figures (finish_page)
         kwargs.pop("ask", None)  # a page's own view (or a tour step's) is the request
-        result = store.compute(run, quick, **kwargs)
+        slot.caption("Computing a first look at a smaller size…")
+        # in this page's own thread, not queued for the store's workers: they may all be busy with the full
+        # views of pages a lecture has just left (computed to their end), and a first look takes seconds
+        result = store.compute(run, quick, **{**kwargs, "inline": True})
         # then the full view, computed to its end whoever waits (everyone's first view): after the first look,
         # which it would otherwise slow down on the same cores
         s.submit_call(run, (params,), {}, keep=True)

@@ -6,6 +6,8 @@
 import dataclasses
 import importlib
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -112,3 +114,50 @@ def test_a_first_look_of_the_online_learners_says_it_did_not_tune_their_step_siz
     text = figures._describe(full, quick)
     assert "tune η per learner off (the view: on)" in text and "(the view: 10000)" in text
     assert "True" not in text and "False" not in text
+
+
+_GATE = threading.Event()
+
+
+def _hold(name: str) -> str:
+    """A computation that holds a store worker until the test lets it go."""
+    _GATE.wait(120)
+    return name
+
+
+def test_a_first_look_does_not_queue_behind_full_views_that_hold_every_worker(monkeypatch):
+    """A lecture moves on before the full views of the steps it left are done: they hold the store's workers
+    (computed to their end). The next step's first look is drawn all the same, computed in the page's thread."""
+    import store
+    from apptest import charts, open_page
+
+    from ikviz.experiments import kernel_shapes
+
+    monkeypatch.setitem(figures.PREVIEWS, "ikviz.experiments.kernel_shapes:run", {"n": 500, "t": 50})
+    monkeypatch.setattr(figures, "_prepared_views", lambda: _Everything())
+    s = store.get_store()
+    seed = 7907  # a view no other test computed in this process (the store is shared)
+    quick = kernel_shapes.Params(seed=seed, n=500, t=50)
+    _GATE.clear()
+    held = [s.submit(_hold, f"full view of an earlier step {i}-{seed}") for i in range(s.workers)]
+    seen = {}
+
+    def let_go():  # once the first look is held (or after 60 s), the workers are freed
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not s.peek(kernel_shapes.run, quick)[0]:
+            time.sleep(0.05)
+        seen["first look while the workers were held"] = s.peek(kernel_shapes.run, quick)[0]
+        _GATE.set()
+
+    releaser = threading.Thread(target=let_go, daemon=True)
+    releaser.start()
+    try:
+        at = open_page("kernel_shapes", seed=str(seed), n="1000", t="100")
+    finally:
+        _GATE.set()
+        releaser.join(5)
+        for job in held:
+            s.release(job)
+    assert seen["first look while the workers were held"]
+    assert s.peek(kernel_shapes.run, kernel_shapes.Params(seed=seed, n=1000, t=100))[0]  # and the full view after
+    assert charts(at)
