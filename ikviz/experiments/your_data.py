@@ -58,10 +58,11 @@ from ..params import setting
 from ..kernels import rbf
 from ..measures import k_nearest, k_occurrence, n_eps, precision_at_k, skewness
 from ..measures.similarities import gaussian_gamma
-from ..registry import isolation_kernel
+from ..registry import isolation_kernel, label as kernel_label
 from ..runner import Memo, Progress, resolve, within
 
-KERNEL_LABELS = {"ik": "Isolation Kernel", "gk": "Gaussian kernel"}
+#: the two kernels compared, labelled as every page labels them (:func:`ikviz.registry.label`)
+KERNEL_LABELS = {key: kernel_label(key) for key in ("ik", "gk")}
 
 
 def prepare(X, scale: bool = True) -> np.ndarray:
