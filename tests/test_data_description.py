@@ -201,3 +201,14 @@ def test_generators_are_never_held(monkeypatch):
     a = resolve(Data("density-ratio", seed=1, options={"n": 100}))
     b = resolve(Data("density-ratio", seed=2, options={"n": 100}))
     assert not np.array_equal(a.X, b.X) and held.held() == [] and a.X.flags.writeable
+
+
+def test_only_the_registered_real_sets_are_held(monkeypatch):
+    """A source that is neither a generator nor a bundled/fetched set (an upload, say) is read each time, never held."""
+    held = description._Held(description.HELD_BYTES)
+    monkeypatch.setattr(description, "_HELD", held)
+    reads = []
+    monkeypatch.setitem(description.LOADERS, "someones-file",
+                        lambda seed: reads.append(seed) or (np.ones((4, 2)), np.zeros(4, dtype=int)))
+    a, b = resolve(Data("someones-file")), resolve(Data("someones-file", steps=("minmax",)))
+    assert len(reads) == 2 and held.held() == [] and a.X.flags.writeable and b.X.shape == (4, 2)

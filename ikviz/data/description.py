@@ -484,6 +484,9 @@ class _Held:
 
 
 _HELD = _Held(HELD_BYTES)
+#: the sources :data:`_HELD` may hold: the bundled, fetched and joined data sets (a generator's rows change with
+#: its seed; nothing else, an upload least of all, belongs in a cache of the process)
+_REAL = frozenset(LOADERS) - frozenset(GENERATORS)
 #: the steps whose result depends on the rows alone (no seed, no other data): a real set is held after them
 _OF_ROWS = frozenset({"minmax", "standard", "libsvm", "rescale"})
 
@@ -494,7 +497,7 @@ def _start(data: Data) -> tuple[Prepared, tuple[Step, ...]]:
     def read():
         return loader(data.source)(data.seed, **dict(data.options))
 
-    if data.source in GENERATORS or data.options:  # a real set with options: its loader says what is wrong
+    if data.source not in _REAL or data.options:  # a real set with options: its loader says what is wrong
         return Prepared(*_arrays(*read())), data.steps
     k = 0
     while k < len(data.steps) and data.steps[k].name in _OF_ROWS:
