@@ -209,7 +209,8 @@ def hubness_figure(summary: dict, height: int = 360) -> go.Figure:
                                                     "<extra></extra>")),
                           row=1, col=col)
             axis = "" if col == 1 else str(col)
-            fig.add_annotation(x=1, y=1 - 0.08 * j, xref=f"x{axis} domain",
+            # one line apart in pixels, whatever the figure's height (a projected 720p figure is short)
+            fig.add_annotation(x=1, y=1, yshift=-26 * j, xref=f"x{axis} domain", yanchor="top",
                                yref=f"y{axis} domain", showarrow=False, xanchor="right",
                                text=f"skew {summary['skewness'][m][d]:.2f}", font=dict(color=_colour(m), size=11))
     fig.update_xaxes(title_text=f"O_{summary['k']} (k-occurrence)")

@@ -58,7 +58,9 @@ def indexing_figure(summary: dict, k: int = 5, height: int = 400) -> go.Figure:
                              hovertemplate="%{x}<br>feature mapping: %{y:.3g} s<extra></extra>"),
                       row=1, col=1)
     prec = [rows[m][f"precision_at_{k}"] for m in methods]
-    fig.add_trace(go.Bar(x=names, y=prec, name=f"precision@{k}", marker_color="#000000", showlegend=False,
+    # the narrow panel names the methods only (the search path is the left panel's): its labels stay apart
+    fig.add_trace(go.Bar(x=[method_label(m) for m in methods], y=prec, name=f"precision@{k}",
+                         marker_color="#000000", showlegend=False,
                          text=[f"{v:.2f}" for v in prec], textposition="outside"), row=1, col=2)
     fig.update_yaxes(type="log", title_text="seconds", row=1, col=1)
     fig.update_yaxes(range=[0, 1.12], title_text=f"precision@{k}", row=1, col=2)

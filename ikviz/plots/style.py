@@ -159,7 +159,8 @@ def _tick_lines(fig: go.Figure) -> int:
 def _wrap_categories(fig: go.Figure, width: int, font_size: float) -> None:
     """Long category tick labels on x axes broken into lines (``ticktext``), so Plotly need not turn them aslant.
 
-    Each category gets ``width`` / (number of categories) pixels; the data keep their labels.
+    Each category gets its axis's share of ``width`` (its domain) / (number of categories) pixels; the data keep
+    their labels.
     """
     for i, axis in enumerate(fig.select_xaxes(), start=1):
         ref = "x" if i == 1 else f"x{i}"
@@ -170,7 +171,8 @@ def _wrap_categories(fig: go.Figure, width: int, font_size: float) -> None:
                 cats += [str(x) for x in xs if str(x) not in cats]
         if not cats or axis.ticktext is not None or axis.type not in (None, "category", "-"):
             continue
-        chars = max(8, int(width / len(cats) / (0.55 * font_size)))
+        share = axis.domain[1] - axis.domain[0] if axis.domain else 1.0   # a panel of a row gets its share
+        chars = max(8, int(width * share / len(cats) / (0.55 * font_size)))
         if any(len(c) > chars for c in cats):
             axis.update(tickmode="array", tickvals=cats, ticktext=[wrap(c, chars) for c in cats], tickangle=0)
 
@@ -415,8 +417,16 @@ def projector(fig: go.Figure) -> go.Figure:
         menu.font.size = f["tick"]
     fig.update_layout(height=height, font={"size": f["base"]}, legend_font_size=f["legend"],
                       margin={"l": 80, "r": 40}, title_font_size=f["title"])
-    # equal-aspect panels shrink their box instead of widening the other axis's range in a taller figure
-    fig.for_each_yaxis(lambda axis: axis.update(constrain="domain") if axis.scaleanchor else None)
+    # equal-aspect panels shrink their box instead of widening an axis's range, in a taller or a wider figure:
+    # both axes of the pair (a wide 720p figure stretched x2 = x1's x axis to -5...6 for data in 0...1)
+    pairs = {name: fig.layout[name] for name in fig.layout.to_plotly_json()
+             if name.startswith(("xaxis", "yaxis"))}
+    for axis in list(pairs.values()):
+        if axis.scaleanchor:
+            axis.update(constrain="domain")
+            partner = pairs.get(axis.scaleanchor.replace("x", "xaxis").replace("y", "yaxis"))
+            if partner is not None:
+                partner.update(constrain="domain")
     b_before = fig.layout.margin.b
     _wrap_categories(fig, PROJECTOR_WIDTH, f["tick"])
     fit_room(fig, title=f["title"], annotation=f["annotation"], legend=f["legend"], tick=f["tick"],
