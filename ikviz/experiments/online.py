@@ -302,14 +302,15 @@ def make_stream(dataset: str, n: int, seed: int, ratio: float = 10.0, w: int = 1
 
 
 def real_rows(dataset: str, scale: str | None = None):
-    """(X, y) of a real data set, or of a joined one (:data:`ikviz.data.description.JOINED`), in file order,
-    scaled by ``scale``, read-only.
+    """(X, y) of a real data set in file order, scaled by ``scale``, read-only (shared by every caller).
 
+    A joined set (:data:`ikviz.data.description.JOINED`, e.g. ``ijcnn1-full``) too.
     ``scale`` is one of :data:`SCALES`: "minmax", "standard", None (as given) or "libsvm":
     as LIBSVM's scaled files that lu2016 streams: MNIST's pixels / 255 (``mnist.scale``),
     letter to [-1, 1] (``letter.scale``), other sets as given (a9a and ijcnn1 are LIBSVM's
     files). :func:`ikviz.data.resolve` of ``Data(dataset, steps=(scale, "read-only"))``: the
-    set is read once per process and held read-only (unscaled, these are the held arrays).
+    set is read and scaled once per process and held (:data:`ikviz.data.description.HELD_BYTES`);
+    these are the held arrays themselves.
 
     Examples
     --------
