@@ -19,8 +19,7 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from ..data import Data, canonical_name, dataset_label, resolve as resolve_data, step
-from ..data.description import JOINED  # noqa: F401  (lu2016's joined ijcnn1, said once in ikviz.data)
-from ..learn import (BOGDClassifier, BPASClassifier, BSGDClassifier, FOGDClassifier, ForgetronClassifier,
+from ..learn import (BOGDClassifier, BPASClassifier, FOGDClassifier, ForgetronClassifier,
                      IKOGDClassifier, KernelOGDClassifier, KernelPerceptronClassifier, NOGDClassifier,
                      ProjectronClassifier, ProjectronPPClassifier, RandLocalOGDClassifier, RBPClassifier)
 from ..params import setting
