@@ -239,6 +239,7 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "The same two clusters at w = 1: two lines crossing at the origin. Spectral clustering with the "
              "Gaussian or adaptive Gaussian kernel cuts them wrongly; with IK it recovers them. Raise w.",
              move="w", published="Fig. 2 (w = 1): SC AMI IK .91, AG .29", claim="ting2021-fig2",
+             figs=(2, 3, 4),  # the clusters found with iForest IK, GK and AG, side by side
              says="spectral clustering AMI at w = {r.params.w}: iForest IK {r.evaluations[ik_iforest].ami:.3f}, "
                   "AG {r.evaluations[ag].ami:.3f}, GK {r.evaluations[gk].ami:.3f}"),
     )),

@@ -198,6 +198,19 @@ def test_a_step_that_compares_kernels_shows_its_group_side_by_side(monkeypatch):
     assert all(any(kernels[i - 1] in d for d in drawn) for i in step.figs)
 
 
+def test_the_spectral_clustering_step_shows_the_three_clusterings_it_compares():
+    """ting2021's last step says GK and AG cut the crossing lines wrongly and IK recovers them: projected, it
+    shows those three clusterings side by side (it showed the true classes alone)."""
+    from apptest import charts
+
+    last = len(tours.TOURS["ting2021"].steps) - 1
+    step = tours.TOURS["ting2021"].steps[last]
+    at = open_page("clustering", **tours.parse_step(tours.step_url("ting2021", last))[1])
+    drawn = [c.id for c in charts(at)]
+    assert len(drawn) == len(step.figs) == 3, drawn
+    assert [next(m for m in ("ik_iforest", "gk", "ag") if d.endswith(m)) for d in drawn] == ["ik_iforest", "gk", "ag"]
+
+
 def test_the_first_and_last_steps_have_no_previous_and_no_next(monkeypatch):
     at = open_page("how_ik_is_built", **tours.parse_step(tours.step_url("wang2017", 0))[1])
     assert "Previous" not in _links(at) and "Next" in _links(at)
