@@ -212,3 +212,21 @@ def test_only_the_registered_real_sets_are_held(monkeypatch):
                         lambda seed: reads.append(seed) or (np.ones((4, 2)), np.zeros(4, dtype=int)))
     a, b = resolve(Data("someones-file")), resolve(Data("someones-file", steps=("minmax",)))
     assert len(reads) == 2 and held.held() == [] and a.X.flags.writeable and b.X.shape == (4, 2)
+
+
+def test_an_uploads_bytes_live_only_as_long_as_its_session_holds_them():
+    """FileBytes is copied by its fingerprint; the process keeps no upload alive (issue 31: session memory only)."""
+    import copy
+    import gc
+    import pickle
+
+    from ikviz.experiments.your_data import FileBytes
+
+    held = FileBytes(b"a,b\n1,2\n" * 3, "mine.csv")
+    assert len(pickle.dumps(held)) < 200  # the fingerprint travels, not the bytes
+    assert copy.deepcopy(held).raw == held.raw and pickle.loads(pickle.dumps(held)) == held
+    blob = pickle.dumps(held)
+    del held
+    gc.collect()
+    with pytest.raises(ValueError, match="no longer held: upload it again"):
+        pickle.loads(blob)

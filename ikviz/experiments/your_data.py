@@ -45,8 +45,10 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 import warnings
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -417,18 +419,19 @@ class FileBytes:
     """
 
     __slots__ = ("__weakref__", "fingerprint", "name", "raw")
-    _alive = None  # weakref.WeakValueDictionary, created on first use
+    # fingerprint -> a live FileBytes of it: weak (the bytes live as long as their session holds them), and read
+    # and written under the lock (sessions upload, and the store's workers copy, from their own threads)
+    _alive: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+    _alive_lock = threading.Lock()
 
     def __init__(self, raw: bytes, name: str = ""):
         import hashlib
-        import weakref
 
         self.raw = bytes(raw)
         self.name = str(name or "")
         self.fingerprint = hashlib.sha256(self.raw).hexdigest()
-        if FileBytes._alive is None:
-            FileBytes._alive = weakref.WeakValueDictionary()
-        FileBytes._alive[self.fingerprint] = self
+        with FileBytes._alive_lock:
+            FileBytes._alive[self.fingerprint] = self
 
     def __len__(self) -> int:
         return len(self.raw)
@@ -447,7 +450,8 @@ class FileBytes:
 
 
 def _file_bytes(fingerprint: str, name: str) -> FileBytes:
-    found = (FileBytes._alive or {}).get(fingerprint)
+    with FileBytes._alive_lock:
+        found = FileBytes._alive.get(fingerprint)
     if found is None:
         raise ValueError(f"The bytes of {name or 'the uploaded file'} are no longer held: upload it again.")
     return found if found.name == name else FileBytes(found.raw, name)
