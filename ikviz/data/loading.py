@@ -5,7 +5,8 @@ the papers' generators (``uniform``, ``four-quadrants``, ``w-gaussians``,
 ``density-ratio``, ``dense-sparse-clusters``) and the bundled real data sets
 (:func:`ikviz.data.dataset_names`) and the papers' larger ones, fetched
 (``ijcnn1``, ``ijcnn1-test``, ``mnist-test``; see :mod:`ikviz.data.fetch`) or
-joined (``a9a-full``, a9a's 48,842 rows). ``load(name, scale=..., max_rows=...)`` is
+joined (``a9a-full``, a9a's 48,842 rows; ``ijcnn1-full``, ijcnn1's training and test files, 141,691 rows).
+``load(name, scale=..., max_rows=...)`` is
 :func:`ikviz.data.description.resolve` of ``Data(name, steps=("subsample", scale))``,
 so two pages that show "a9a, 2,000 rows, min-max scaled" show the same rows.
 """

@@ -15,7 +15,6 @@ from __future__ import annotations
 import gzip
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -199,9 +198,9 @@ def _encode(labels: np.ndarray) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-@lru_cache(maxsize=1)  # the last paper-size set read (up to 63 MB, MNIST), not a store of results
 def _load_paper_size(name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A paper-size set, read once while the same one is asked for again (the caller gets copies)."""
+    """A paper-size set, read each time: the one cache of real sets is ``ikviz.data.description``'s, which holds
+    what :func:`ikviz.data.description.resolve` reads (so a set is never held twice)."""
     from .fetch import fetch, read_idx, read_libsvm
 
     info = DATASETS[name]
@@ -221,8 +220,7 @@ def _load_paper_size(name: str) -> tuple[np.ndarray, np.ndarray]:
 def _load(name: str) -> tuple[np.ndarray, np.ndarray]:
     info = dataset_info(name)
     if _paper_size(info):
-        X, y = _load_paper_size(name)
-        return X.copy(), y.copy()
+        return _load_paper_size(name)
     if info.file is None:
         from sklearn import datasets as skd
 
