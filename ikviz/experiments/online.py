@@ -13,6 +13,7 @@ permutation of a data set), :func:`step_size` (a learner's step size, tuned by
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, fields, replace
 
@@ -368,19 +369,77 @@ def make_learner(method: str, p: Params, eta: float | None = None, X=None):
     raise ValueError(f"method must be one of {(*METHODS, *LU2016_METHODS[:8])}; got {method!r}.")
 
 
-#: learners already run once in this process (their compiled code is loaded)
-_WARMED: set = set()
+class _Once:
+    """Work done once per key in this process, whichever threads ask at once (the store's workers do).
+
+    A second caller of a key waits for the first one's work and does not repeat
+    it; different keys do not wait for each other. Work that raises is not done:
+    the next caller tries again.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()  # guards _gates and _done
+        self._gates: dict[str, threading.Lock] = {}
+        self._done: set[str] = set()
+
+    def __call__(self, key: str, work) -> bool:
+        """Run ``work()`` unless ``key``'s work is done; True when this call ran it."""
+        with self._lock:
+            if key in self._done:
+                return False
+            gate = self._gates.setdefault(key, threading.Lock())
+        with gate:
+            with self._lock:
+                if key in self._done:  # done by the caller this one waited for
+                    return False
+            work()
+            with self._lock:
+                self._done.add(key)
+        return True
+
+
+#: the learners' warm-ups: the first pass of a learner in a process loads its compiled (numba) code, which is not
+#: part of the time it reports; each learner is warmed once (:func:`warm_up`)
+_WARM = _Once()
+
+
+def warm_up(method: str, work) -> bool:
+    """Run ``work()``, a first pass of learner ``method`` that loads its compiled code, once per process.
+
+    Safe from many threads at once: one of them runs it, the others wait for it
+    and do not repeat it. Work that raises counts as not done.
+
+    Parameters
+    ----------
+    method : str
+        The learner (any key: a method of :data:`METHODS`, ``"NOGD"``...).
+    work : callable
+        Called with no arguments.
+
+    Returns
+    -------
+    bool
+        True when this call ran ``work``.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.online import warm_up
+    >>> warm_up("a doctest's learner", lambda: None), warm_up("a doctest's learner", lambda: None)
+    (True, False)
+    """
+    return _WARM(method, work)
 
 
 def run_method(method: str, X, y, p: Params, eta: float | None = None) -> StreamResult:
     """One pass of ``method`` (see :data:`METHODS`) over (X, y) with step size ``eta`` or ``p.eta``."""
     classes, times = np.unique(y), []
-    if method not in _WARMED:  # the first pass of a learner loads its numba code: not part of its time
+    def first_pass():  # loads the learner's numba code: not part of its time
         try:
             make_learner(method, p, eta, X).partial_fit(X[:200], y[:200], classes=classes)
         except ValueError:
             pass
-        _WARMED.add(method)
+
+    warm_up(method, first_pass)
     t0 = time.perf_counter()
     clf = make_learner(method, p, eta, X)
     parts = max(1, min(CHECKPOINTS, len(y) // MIN_PART))  # a part per partial_fit call: not too small to time

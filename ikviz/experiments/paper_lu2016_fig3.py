@@ -56,9 +56,8 @@ def _one(method: str, name: str, n: int, seed: int, B: int, rho: float, eta: flo
         from ..learn import NOGDClassifier
 
         rank = max(1, int(round(rho * B)))
-        if "NOGD" not in online._WARMED:  # load its compiled code before the clock starts
-            NOGDClassifier(budget=min(B, 50), gamma=online.LU2016_GAMMA, eta=eta).fit(X[:300], y[:300])
-            online._WARMED.add("NOGD")
+        online.warm_up("NOGD", lambda: NOGDClassifier(budget=min(B, 50), gamma=online.LU2016_GAMMA, eta=eta)
+                       .fit(X[:300], y[:300]))  # load its compiled code before the clock starts
         t0 = time.perf_counter()
         clf = NOGDClassifier(budget=B, rank=rank, gamma=online.LU2016_GAMMA, eta=eta).fit(X, y)
         return float(clf.mistake_rate_), time.perf_counter() - t0
