@@ -156,3 +156,42 @@ def parquet_footer_size(head_and_tail: bytes) -> int | None:
     if len(tail) < 8 or tail[4:] != b"PAR1":
         return None
     return int.from_bytes(tail[:4], "little")
+
+
+# the Isolation Kernel keeps its t * psi sample points as float64 centres (in at most min(d, n) coordinates, the
+# span of its samples; more copies below 256 of them): at psi = 500, t = 200 on 1,000 points of 10,000 features
+# (the t-SNE page at the largest psi a link can give) that is 0.8 GB, and the page peaked at 2.32 GB. Refused
+# beyond this, before anything is fitted (issue 31: every input bounded, 1.5 GB).
+MAX_IK_CENTRES_BYTES = 512 * 1024**2
+
+
+def ik_centres_bytes(psi: int, t: int, n_features: int, n_rows: int) -> int:
+    """Bytes of an Isolation Kernel's centres: ``8 * psi * t * min(n_features, n_rows)`` (float64).
+
+    Examples
+    --------
+    >>> from ikviz._limits import ik_centres_bytes
+    >>> ik_centres_bytes(500, 200, 10_000, 1_000) / 1024**2
+    762.939453125
+    """
+    return 8 * int(psi) * int(t) * max(1, min(int(n_features), int(n_rows)))
+
+
+def check_ik_centres(psi: int, t: int, n_features: int, n_rows: int, limit: int = MAX_IK_CENTRES_BYTES) -> None:
+    """Refuse, with a ``ValueError`` that says what to lower, an Isolation Kernel whose centres exceed ``limit``.
+
+    Examples
+    --------
+    >>> from ikviz._limits import check_ik_centres
+    >>> check_ik_centres(100, 200, 10_000, 1_000)
+    >>> check_ik_centres(500, 200, 10_000, 1_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: ψ = 500 and t = 200 on 1,000 points of 10,000 features: the Isolation Kernel's 100,000 centres would take 762.9 MB, over the limit of 512.0 MB. Choose ψ at most 335 (or a smaller t, or fewer features).
+    """
+    need = ik_centres_bytes(psi, t, n_features, n_rows)
+    if need > limit:
+        top = limit // (8 * int(t) * max(1, min(int(n_features), int(n_rows))))
+        raise ValueError(f"ψ = {psi} and t = {t} on {n_rows:,} points of {n_features:,} features: the Isolation "
+                         f"Kernel's {int(psi) * int(t):,} centres would take {mb(need)}, over the limit of "
+                         f"{mb(limit)}. Choose ψ at most {top} (or a smaller t, or fewer features).")

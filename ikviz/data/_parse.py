@@ -578,6 +578,16 @@ def xlsx_sheets(raw: bytes, filename: str | None = None) -> list[tuple[str, int 
     return out
 
 
+def xlsx_engine() -> str:
+    """pandas' engine for .xlsx sheets: ``"calamine"`` (python-calamine, in Rust: 1.9 M cells in 2.2 s of CPU
+    against openpyxl's 21.6 s, issue 31) when installed, else ``"openpyxl"``."""
+    try:
+        import python_calamine  # noqa: F401
+    except ImportError:
+        return "openpyxl"
+    return "calamine"
+
+
 def parse_xlsx(raw: bytes, fp: str, notes: list[str], sheet: str | None = None,
                filename: str | None = None) -> Parsed:
     sheets = xlsx_sheets(raw, filename)
@@ -593,7 +603,7 @@ def parse_xlsx(raw: bytes, fp: str, notes: list[str], sheet: str | None = None,
                          "far away makes the range huge) or save the sheet as CSV.")
     try:
         table = pd.read_excel(io.BytesIO(raw), sheet_name=sheet if sheet is not None else 0, header=None,
-                              dtype=object, engine="openpyxl")
+                              dtype=object, engine=xlsx_engine())
     except ImportError:
         raise ValueError("Reading Excel files needs the openpyxl package (pip install openpyxl); or save the "
                          "sheet as CSV and upload that.") from None

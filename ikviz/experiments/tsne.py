@@ -286,6 +286,8 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
         return aff, {"perplexity": float(aff.effective_perplexity_), "neighbours": int(aff.knn_index.k)}
     if kernel == "ik":
         # with psi near n most cells hold one point and most similarities are 0: cap at n / 2
+        from .._limits import check_ik_centres  # issue 31: the centres' memory bounded before the fit
+        check_ik_centres(min(psi, n // 2), t, X.shape[1], n)
         aff = IsolationKernelAffinities(X, psi=min(psi, n // 2), t=t, method=method, random_state=seed)
         return aff, {"psi": int(aff.kernel_.psi_), "t": t, "neighbours": aff.k_neighbours_,
                      "isolated": aff.n_isolated_}

@@ -89,15 +89,175 @@ def prepare(X, scale: bool = True) -> np.ndarray:
     return minmax_scale(X) if scale else X
 
 
-def _similarities(X, psi: int, t: int, seed: int) -> dict[str, np.ndarray]:
+# ------------------------------------------------------------------ the checks' budget (issue 31)
+#: the work one check may do before it is reduced, in multiply-adds of kernel evaluations: rows x points compared
+#: x features, summed over every fit and transform (IK: ψ·t centres per row; Gaussian: the other rows), see
+#: :func:`check_work`. At the ~2 G multiply-adds a second IK reaches on data with many exact ties on one loaded
+#: core (15 G on distinct rows), 4e10 is 20 s at most; issue 31 bounds ``ikviz check`` on any file under 10 MB to
+#: 60 s on 2 cores for all its checks together.
+WORK_BUDGET = 4e10
+#: the fewest folds and features a reduction goes down to
+MIN_FOLDS, MIN_FEATURES = 3, 16
+
+
+_SPAN_CACHE: dict = {}   # the last span computed (the neighbour, SVM and t-SNE checks share the rows)
+
+
+def span_coordinates(X) -> tuple[np.ndarray, bool]:
+    """``X`` in the coordinates of its own row span when that has fewer dimensions than ``X`` has columns (always
+    when there are more columns than rows), and whether it was rotated; else ``(X, False)``.
+
+    ``Z = X @ V`` with ``V`` (d x r) an orthonormal basis of the span of the
+    rows: ``Z @ Z.T == X @ X.T`` (to rounding), so every Euclidean distance and
+    inner product between rows is kept, and with them everything the checks'
+    aNNE Isolation Kernel (nearest sample point), the Gaussian and the linear
+    kernel compute; identical rows stay identical. Directions of singular
+    value under 1e-6 of the largest are left out only when the rows lose at
+    most 1e-12 of their sum of squares (else ``X`` is returned as it is).
+    Only the (axis-parallel) iForest kernel would change: the clustering check
+    keeps the columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.your_data import span_coordinates
+    >>> X = np.random.default_rng(0).random((5, 40))
+    >>> Z, rotated = span_coordinates(X)
+    >>> Z.shape, rotated, bool(np.allclose(Z @ Z.T, X @ X.T))
+    ((5, 5), True, True)
+    """
+    import hashlib
+
+    X = np.ascontiguousarray(X, dtype=float)
+    n, d = X.shape
+    if n == 0 or d <= 1:
+        return X, False
+    key = (X.shape, hashlib.blake2b(X.data, digest_size=16).hexdigest())
+    if key in _SPAN_CACHE:
+        return _SPAN_CACHE[key]
+    w, U = np.linalg.eigh(X @ X.T)          # n x n: far cheaper than an SVD of n x d when d >> n
+    keep = w > max(w[-1], 0.0) * 1e-12
+    out = (X, False)
+    if 0 < keep.sum() < d:
+        V, _ = np.linalg.qr(X.T @ U[:, keep])   # d x r, orthonormal
+        Z = X @ V
+        total = float(np.einsum("ij,ij->", X, X))
+        if total - float(np.einsum("ij,ij->", Z, Z)) <= 1e-12 * total:
+            out = (Z, True)
+    _SPAN_CACHE.clear()
+    _SPAN_CACHE[key] = out
+    return out
+
+
+def check_work(name: str, n: int, d: int, psi: int, t: int, folds: int = 0, psi_grid=(), n_gamma: int = 3) -> float:
+    """Multiply-adds of check ``name`` on ``n`` rows of ``d`` features: what :data:`WORK_BUDGET` bounds.
+
+    IK maps each row to its nearest of ψ points in each of ``t`` partitionings
+    (``n * ψ * t * d``); the Gaussian kernel compares rows with rows
+    (``n * n * d``). The SVM and regression checks do both for every ψ of
+    their grid and each γ, in each of ``folds`` folds.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import check_work
+    >>> check_work("neighbours", 1000, 10, 32, 200)   # 1000 * 32 * 200 * 10 + 1000 * 1000 * 10
+    74000000.0
+    """
+    if name in ("svm", "regression"):
+        return float(folds) * n * d * (t * sum(psi_grid) + n_gamma * n)
+    psi = min(int(psi), n // 2 if name == "tsne" else n)
+    return float(n) * d * (t * psi + n)
+
+
+def _truncate(Z: np.ndarray, k: int) -> tuple[np.ndarray, float]:
+    """The rows' coordinates along their ``k`` leading principal directions (uncentred) and the share of the sum of
+    squares kept."""
+    _, s, vt = np.linalg.svd(Z, full_matrices=False)
+    return Z @ vt[:k].T, float(np.sum(s[:k] ** 2)) / (float(np.sum(s ** 2)) or 1.0)
+
+
+def budget(name: str, X: np.ndarray, *, psi: int, t: int, folds: int = 0, psi_grid=(), n_gamma: int = 3,
+           limit: float | None = None) -> dict:
+    """How check ``name`` runs on ``X`` within :data:`WORK_BUDGET`: the features it uses and what was reduced.
+
+    Returns ``{"X", "features", "of_features", "folds", "psi_grid", "work", "reduced"}``: ``X`` the rows in
+    :func:`span_coordinates` (exact) when that has fewer dimensions, then, while the estimated work
+    (:func:`check_work`) is over the budget, in order: fewer folds (down to :data:`MIN_FOLDS`), the ψ grid
+    down to the chosen ψ (largest values dropped first), then only the leading principal directions of the
+    span (not below :data:`MIN_FEATURES`). ``reduced`` says each step and why, in words the report shows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.experiments.your_data import budget
+    >>> X = np.random.default_rng(0).random((200, 30))
+    >>> b = budget("svm", X, psi=32, t=200, folds=5, psi_grid=[8, 32, 128], limit=5e7)
+    >>> b["folds"], b["psi_grid"], b["X"].shape
+    (3, [32], (200, 16))
+    >>> b["reduced"][:2]
+    ['3-fold instead of 5-fold cross-validation', 'ψ = 128 left out of the ψ grid']
+    """
+    limit = WORK_BUDGET if limit is None else float(limit)
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    Z, _ = span_coordinates(X)
+    grid = sorted(int(v) for v in psi_grid)
+    notes = []
+
+    def work():
+        return check_work(name, n, Z.shape[1], psi, t, folds, grid, n_gamma)
+
+    asked = check_work(name, n, d, psi, t, folds, grid, n_gamma)
+    if folds > MIN_FOLDS and work() > limit:
+        notes.append(f"{MIN_FOLDS}-fold instead of {folds}-fold cross-validation")
+        folds = MIN_FOLDS
+    while len(grid) > 1 and work() > limit:
+        drop = max(v for v in grid if v != int(psi)) if any(v != int(psi) for v in grid) else grid[-1]
+        grid.remove(drop)
+        notes.append(f"ψ = {drop} left out of the ψ grid")
+    if work() > limit and Z.shape[1] > MIN_FEATURES:
+        k = max(MIN_FEATURES, int(limit // (work() / Z.shape[1])))
+        if k < Z.shape[1]:
+            Z, kept = _truncate(Z, k)
+            notes.append(f"the rows' {k} leading principal directions (uncentred: {kept:.1%} of the sum of squares) "
+                         f"instead of their {d:,} features")
+    return {"X": Z, "features": Z.shape[1], "of_features": d, "folds": folds, "psi_grid": grid, "work": work(),
+            "asked": asked, "limit": limit, "reduced": notes}
+
+
+def budget_text(b: dict | None) -> str:
+    """What a check's ``budget`` (from :func:`budget`) changed, in a sentence for the page and the report ("" when
+    nothing).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import budget_text
+    >>> print(budget_text({"features": 10, "of_features": 10000, "reduced": [], "asked": 1e9, "limit": 4e10}))
+    Computed on the rows' coordinates in their own 10-dimensional span instead of their 10,000 features: exact (every distance and inner product between rows is kept, and with them every kernel of this check).
+    """
+    if not b:
+        return ""
+    out = []
+    if not b.get("reduced") and b["features"] < b["of_features"]:
+        out.append(f"Computed on the rows' coordinates in their own {b['features']:,}-dimensional span instead of "
+                   f"their {b['of_features']:,} features: exact (every distance and inner product between rows is "
+                   "kept, and with them every kernel of this check).")
+    if b.get("reduced"):
+        out.append(f"Reduced to stay within the check's time budget ({b['limit']:.2g} multiply-adds of kernel "
+                   f"evaluations, about 20 s; as asked it would take {b['asked']:.2g}, about "
+                   f"{b['asked'] / b['limit'] * 20:,.0f} s): " + "; ".join(b["reduced"]) + ".")
+    return " ".join(out)
+
+
+def _similarities(X, psi: int, t: int, seed: int, gamma: float | None = None) -> dict[str, np.ndarray]:
     """Dense IK and Gaussian similarity matrices of the rows of ``X`` (size-guarded)."""
     check_dense_size(len(X), len(X), 512 * 1024**2, "The similarity matrix", "Use fewer rows.")
     ik = isolation_kernel("ik", psi=psi, t=t, seed=seed, n=len(X)).fit(X)
-    return {"ik": ik.similarity(X), "gk": rbf(X, gamma=gaussian_gamma(X))}
+    return {"ik": ik.similarity(X), "gk": rbf(X, gamma=gaussian_gamma(X) if gamma is None else gamma)}
 
 
 def neighbour_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, eps: float = 0.05,
-                    k: int = 5, progress: Progress | None = None) -> dict:
+                    k: int = 5, gamma: float | None = None, progress: Progress | None = None) -> dict:
     """N_eps of every point's nearest-neighbour query (itself excluded), k-occurrence and its skewness.
 
     A large N_eps means many points are almost as near as the nearest one
@@ -112,7 +272,7 @@ def neighbour_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, ep
     progress = within(progress, 0.0, 1.0)
     out = {"eps": eps, "k": k, "n_eps": {}, "occurrence": {}, "skewness": {}, "precision": {}}
     progress(0.0, "similarities")
-    for i, (name, S) in enumerate(_similarities(X, psi, t, seed).items()):
+    for i, (name, S) in enumerate(_similarities(X, psi, t, seed, gamma).items()):
         progress(0.4 + 0.3 * i, f"{KERNEL_LABELS[name]}: nearest neighbours")
         np.fill_diagonal(S, 0.0)  # a point is not its own neighbour
         out["n_eps"][name] = n_eps(S, eps)
@@ -165,8 +325,9 @@ def _cv(y, folds: int, seed: int, classify: bool = True):
     return StratifiedKFold(min(folds, smallest), shuffle=True, random_state=seed)
 
 
-def _psi_grid(psi: int, n_train: int) -> list[int]:
-    return [v for v in sorted({8, 32, 128, int(psi)}) if v <= n_train] or [max(2, min(int(psi), n_train))]
+def _psi_grid(psi: int, n_train: int, grid=None) -> list[int]:
+    grid = {8, 32, 128, int(psi)} if grid is None else {int(v) for v in grid}
+    return [v for v in sorted(grid) if v <= n_train] or [max(2, min(int(psi), n_train))]
 
 
 def _tune(candidates: dict, X, y, cv, progress, score: str = "accuracy") -> list[dict]:
@@ -196,8 +357,8 @@ def _tune(candidates: dict, X, y, cv, progress, score: str = "accuracy") -> list
     return rows
 
 
-def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = FOLDS,
-              progress: Progress | None = None) -> list[dict]:
+def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = FOLDS, psi_grid=None,
+              gamma: float | None = None, progress: Progress | None = None) -> list[dict]:
     """SVM accuracy with IK, Gaussian (RBF) and linear kernels as mean ± sd over stratified k-fold CV.
 
     Each kernel's parameter is tuned on a small grid (IK: ψ in 8, 32, 128 and
@@ -205,7 +366,9 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = 
     "scale"), each setting scored on the same folds; the best setting's fold
     accuracies are kept (``folds``), so the kernels are compared fold by fold.
     Choosing the setting on the folds that score it flatters every kernel a
-    little, the same way. C = 1 throughout; IK is aNNE with ``t``.
+    little, the same way. C = 1 throughout; IK is aNNE with ``t``. ``psi_grid``
+    replaces IK's grid (values over the rows a fold trains on are left out);
+    ``gamma`` the Gaussian's base width (default: scikit-learn's "scale" of ``X``).
     """
     from ..learn.svm import make_svm
 
@@ -217,10 +380,10 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = 
     cv = _cv(y, folds, seed)
     k = cv.get_n_splits()
     n_train = len(X) - -(-len(X) // k)
-    gamma0 = gaussian_gamma(X)
+    gamma0 = gaussian_gamma(X) if gamma is None else float(gamma)
     candidates = {
         "ik": [({"psi": v}, lambda v=v: make_svm("ik", psi=v, t=t, ik_method="anne", seed=seed))
-               for v in _psi_grid(psi, n_train)],
+               for v in _psi_grid(psi, n_train, psi_grid)],
         "rbf": [({"gamma": gamma0 * f}, lambda f=f: make_svm("rbf", gamma=gamma0 * f)) for f in (0.1, 1.0, 10.0)],
         "linear": [({}, lambda: make_svm("linear"))]}
     rows = _tune(candidates, X, y, cv, within(progress, 0.0, 1.0))
@@ -230,8 +393,8 @@ def svm_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = 
     return out
 
 
-def regression_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = FOLDS,
-                     progress: Progress | None = None) -> list[dict]:
+def regression_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds: int = FOLDS, psi_grid=None,
+                     gamma: float | None = None, progress: Progress | None = None) -> list[dict]:
     """Kernel ridge regression on IK vs Gaussian vs linear: R² as mean ± sd over k folds (shuffled, seeded).
 
     The target is standardised inside each fit (kernel ridge has no intercept);
@@ -252,7 +415,7 @@ def regression_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds:
     cv = _cv(y, folds, seed, classify=False)
     k = cv.get_n_splits()
     n_train = len(X) - -(-len(X) // k)
-    gamma0 = gaussian_gamma(X)
+    gamma0 = gaussian_gamma(X) if gamma is None else float(gamma)
 
     def ridge(kernel, alpha, **kw):
         return TransformedTargetRegressor(Pipeline([
@@ -262,7 +425,7 @@ def regression_check(X, y, *, psi: int = 32, t: int = 200, seed: int = 0, folds:
     alphas = (1.0,)
     candidates = {
         "ik": [({"psi": v, "alpha": a}, lambda v=v, a=a: ridge("ik", a, psi=v))
-               for v in _psi_grid(psi, n_train) for a in alphas],
+               for v in _psi_grid(psi, n_train, psi_grid) for a in alphas],
         "rbf": [({"gamma": gamma0 * f, "alpha": a}, lambda f=f, a=a: ridge("rbf", a, gamma=gamma0 * f))
                 for f in (0.1, 1.0, 10.0) for a in alphas],
         "linear": [({"alpha": a}, lambda a=a: ridge("linear", a)) for a in alphas]}
@@ -328,7 +491,7 @@ def estimate_clusters(S: np.ndarray, k_max: int = 10) -> int:
 
 
 def clustering_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, k: int = 0,
-                     progress: Progress | None = None) -> list[dict]:
+                     gamma: float | None = None, progress: Progress | None = None) -> list[dict]:
     """Spectral clustering with IK and Gaussian affinities; AMI and NMI against the classes when there are any.
 
     The number of clusters: the number of classes; else ``k`` when 2 or more;
@@ -350,14 +513,15 @@ def clustering_check(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, k
         n_clusters, how = int(k), "chosen"
     else:
         progress(0.0, "estimating the number of clusters")
-        S = _similarities(X, psi, t, seed)["ik"]
+        S = _similarities(X, psi, t, seed, gamma)["ik"]
         n_clusters, how = estimate_clusters(S), "estimated from the eigengap of the IK affinity"
     if n_clusters >= len(X):
         raise ValueError(f"{n_clusters} clusters for {len(X)} rows: too few rows per cluster.")
     check_dense_size(len(X), len(X), 512 * 1024**2, "The affinity matrix", "Use fewer rows.")
     models = {"ik": SpectralClustering(n_clusters, affinity="ik", psi=psi, t=t, kernel_params={"method": "iforest"},
                                        random_state=seed),
-              "gk": SpectralClustering(n_clusters, affinity="rbf", gamma=gaussian_gamma(X), random_state=seed)}
+              "gk": SpectralClustering(n_clusters, affinity="rbf", gamma=gaussian_gamma(X) if gamma is None else gamma,
+                                       random_state=seed)}
     rows, found = [], {}
     for i, (measure, model) in enumerate(models.items()):
         progress(0.1 + 0.9 * i / len(models), f"spectral clustering with the {KERNEL_LABELS[measure]}")
@@ -604,20 +768,41 @@ def _stated(about: dict) -> dict:
     return {k: v for k, v in about.items() if k != "target"}
 
 
+def _budgeted(name: str, p: CheckParams, X: np.ndarray, y=None) -> tuple[np.ndarray, dict, dict]:
+    """The rows check ``name`` runs on within :data:`WORK_BUDGET` (:func:`budget`), the keywords that carry its
+    reductions (folds, ψ grid; the Gaussian's width, always that of the features as given), and what the result
+    states about them (``budget``: features used, of how many, each reduction in words)."""
+    kw: dict = {"gamma": gaussian_gamma(X)}
+    if name in ("svm", "regression"):
+        k = _cv(y, FOLDS, p.seed, classify=name == "svm").get_n_splits()
+        n_train = len(X) - -(-len(X) // k)
+        b = budget(name, X, psi=p.psi, t=p.t, folds=k, psi_grid=_psi_grid(p.psi, n_train))
+        kw.update(folds=b["folds"], psi_grid=b["psi_grid"])
+    else:
+        b = budget(name, X, psi=p.psi, t=p.t)
+    return b["X"], kw, {"budget": {k: b[k] for k in ("features", "of_features", "reduced", "work", "asked",
+                                                       "limit")}}
+
+
 def neighbour_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
-    """:func:`neighbour_check` on the rows of ``p`` (runner convention); states ``rows``, ``of_rows``, ``classes``."""
+    """:func:`neighbour_check` on the rows of ``p`` (runner convention); states ``rows``, ``of_rows``, ``classes``
+    and the ``budget`` (:func:`budget`)."""
     memo, progress = resolve(memo, progress)
     X, y, about = _rows(p, memo)
-    return {**neighbour_check(X, y, **_kernel_settings(p), progress=progress), **_stated(about)}
+    X, kw, stated = _budgeted("neighbours", p, X)
+    return {**neighbour_check(X, y, **_kernel_settings(p), **kw, progress=progress), **_stated(about), **stated}
 
 
 def svm_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> list[dict]:
-    """:func:`svm_check` on the rows of ``p`` (runner convention); each row also states ``rows``, ``of_rows``."""
+    """:func:`svm_check` on the rows of ``p`` (runner convention); each row also states ``rows``, ``of_rows`` and
+    the ``budget`` (:func:`budget`)."""
     memo, progress = resolve(memo, progress)
     X, y, about = _rows(p, memo)
     if y is None:
         raise ValueError("The SVM comparison needs at least two classes: pick a label column.")
-    return [{**r, **_stated(about)} for r in svm_check(X, y, **_kernel_settings(p), progress=progress)]
+    X, kw, stated = _budgeted("svm", p, X, y)
+    return [{**r, **_stated(about), **stated} for r in svm_check(X, y, **_kernel_settings(p), **kw,
+                                                                  progress=progress)]
 
 
 def regression_check_run(p: CheckParams, *, memo: Memo | None = None,
@@ -627,15 +812,18 @@ def regression_check_run(p: CheckParams, *, memo: Memo | None = None,
     X, _, about = _rows(p, memo)
     if about["target"] is None:
         raise ValueError("The regression check needs a numeric target: pick a label column that holds numbers.")
-    return [{**r, **_stated(about)} for r in regression_check(X, about["target"], **_kernel_settings(p),
-                                                              progress=progress)]
+    X, kw, stated = _budgeted("regression", p, X, about["target"])
+    return [{**r, **_stated(about), **stated} for r in regression_check(X, about["target"], **_kernel_settings(p),
+                                                                         **kw, progress=progress)]
 
 
 def tsne_check_run(p: CheckParams, *, memo: Memo | None = None, progress: Progress | None = None) -> dict:
-    """:func:`tsne_check` on the rows of ``p`` (runner convention); states ``rows``, ``of_rows``, ``classes``."""
+    """:func:`tsne_check` on the rows of ``p`` (runner convention); states ``rows``, ``of_rows``, ``classes``
+    and the ``budget`` (:func:`budget`)."""
     memo, progress = resolve(memo, progress)
     X, y, about = _rows(p, memo)
-    return {**tsne_check(X, y, **_kernel_settings(p), progress=progress), **_stated(about)}
+    X, _, stated = _budgeted("tsne", p, X)
+    return {**tsne_check(X, y, **_kernel_settings(p), progress=progress), **_stated(about), **stated}
 
 
 def clustering_check_run(p: CheckParams, *, memo: Memo | None = None,

@@ -306,18 +306,20 @@ def clustering_text(rows: list[dict]) -> str:
 
 def check_parts(name: str, res, colour=None, colour_name: str = "") -> dict:
     """One check's figures, tables and lines of text, as the page and the report show them."""
-    from ..experiments.your_data import neighbour_verdict
+    from ..experiments.your_data import budget_text, neighbour_verdict
 
+    first = res[0] if isinstance(res, list) and res else res
+    budget = [budget_text(first.get("budget"))] if isinstance(first, dict) and first.get("budget") else []
     if name == "neighbours":
-        return {"figures": [neighbour_figure(res)], "tables": [], "text": [neighbour_verdict(res)]}
+        return {"figures": [neighbour_figure(res)], "tables": [], "text": [neighbour_verdict(res)] + budget}
     if name == "svm":
-        return {"figures": [], "tables": [svm_table(res)], "text": [svm_split_text(res)]}
+        return {"figures": [], "tables": [svm_table(res)], "text": [svm_split_text(res)] + budget}
     if name == "regression":
-        return {"figures": [], "tables": [svm_table(res, "R²", RIDGE_LABELS)], "text": [svm_split_text(res)]}
+        return {"figures": [], "tables": [svm_table(res, "R²", RIDGE_LABELS)], "text": [svm_split_text(res)] + budget}
     if name == "tsne":
-        return {"figures": [tsne_figure(res, colour=colour, colour_name=colour_name)], "tables": [], "text": []}
+        return {"figures": [tsne_figure(res, colour=colour, colour_name=colour_name)], "tables": [], "text": budget}
     if name == "clustering":
-        return {"figures": [], "tables": [clustering_table(res)], "text": [clustering_text(res)]}
+        return {"figures": [], "tables": [clustering_table(res)], "text": [clustering_text(res)] + budget}
     raise ValueError(f"Unknown check {name!r}.")
 
 
