@@ -90,18 +90,23 @@ FIT_SCRIPT = r"""<script>
       if (Math.abs(fl.height - height) <= 4) continue;
       const update = {height: height};
       const gaps = (gd.layout.meta || {}).ikviz_row_gaps;
-      if (rows.length > 1 && Array.isArray(gaps) && gaps.length === rows.length - 1) {
-        const size = fl._size || fl.margin;
-        let plot = height - size.t - size.b;
-        const title = fl.title && fl.title.text;
-        if (title && (plot - gaps.reduce((a, b) => a + b, 0)) / rows.length < 110) {
-          // a short window: the tour's bar names the step, the rows get the title's room (>= 110 px each if it can)
-          const lines = (title.match(/\u003cbr/g) || []).length + 1;   // no markup inside this script, see st.html
-          const room = Math.round(lines * fl.title.font.size * 1.3 + 4);
-          update["title.text"] = "";
-          update["margin.t"] = Math.max(10, fl.margin.t - room);
-          plot += fl.margin.t - update["margin.t"];
-        }
+      const stacked = rows.length > 1 && Array.isArray(gaps) && gaps.length === rows.length - 1;
+      const size = fl._size || fl.margin;
+      let plot = height - size.t - size.b;
+      const title = fl.title && fl.title.text;
+      const alone = ![...w.document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')]
+        .some(o => o !== gd && o.offsetParent && Math.abs(o.getBoundingClientRect().top - gd.getBoundingClientRect().top) < 4);
+      const perRow = stacked ? (plot - gaps.reduce((a, b) => a + b, 0)) / rows.length : plot;
+      if (title && (stacked ? perRow < 110 : alone && perRow < 150)) {
+        // a short window: the tour's bar names the step, the plot gets the title's room (rows >= 110 px each, a
+        // figure alone >= 150 px, if they can); a group's figures keep their titles (they name the kernels)
+        const lines = (title.match(/\u003cbr/g) || []).length + 1;   // no markup inside this script, see st.html
+        const room = Math.round(lines * fl.title.font.size * 1.3 + 4);
+        update["title.text"] = "";
+        update["margin.t"] = Math.max(10, fl.margin.t - room);
+        plot += fl.margin.t - update["margin.t"];
+      }
+      if (stacked) {
         const space = Math.max(0.1, 1 - gaps.reduce((a, b) => a + b, 0) / plot);
         const total = rows.reduce((a, d) => a + d[1] - d[0], 0);
         const moved = new Map();
