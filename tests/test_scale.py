@@ -22,7 +22,7 @@ from ikviz import IsolationKernel  # noqa: E402
 from ikviz.cli import main  # noqa: E402
 from ikviz._dask import is_dask_array, map_row_blocks, n_rows, take_rows  # noqa: E402
 from ikviz.scale.cluster import connect  # noqa: E402
-from ikviz.scale.io import read_dataset  # noqa: E402
+from ikviz.data.files import read_dataset  # noqa: E402
 from ikviz.scale.run import cell_dtype, features, learn  # noqa: E402
 
 

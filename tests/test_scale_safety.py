@@ -318,7 +318,7 @@ def test_progress_is_fraction_and_text(data, client, tmp_path):
 
 # ------------------------------------------------------------------ the Dask path reads once (issue 34 item 4)
 def test_data_that_fit_in_the_workers_memory_are_read_once(data, client, tmp_path, monkeypatch):
-    import ikviz.scale.io as scale_io
+    import ikviz.data.files as scale_io
 
     folder, X = data
     reads = []
@@ -358,7 +358,7 @@ def test_worker_processes_compile_numba_code_from_a_cold_cache(tmp_path):
 # ------------------------------------------------------------------ the Dask inputs' own size bounds (issue 31 item 3)
 from ikviz import _limits  # noqa: E402
 from ikviz.data import _parse  # noqa: E402
-from ikviz.scale.io import open_source, read_dataset  # noqa: E402
+from ikviz.data.files import open_source, read_dataset  # noqa: E402
 
 
 def _refusal(fn, *args, **kwargs) -> str:
@@ -434,5 +434,5 @@ def test_the_limits_are_said_once():
     for name in ("MAX_COLUMNS", "MAX_LINE_CHARS", "MAX_DENSE_BYTES", "MAX_PARQUET_FOOTER", "MAX_LIBSVM_INDEX"):
         assert getattr(_parse, name) == getattr(_limits, name)
     with pytest.raises(ValueError, match="neither a Parquet"):
-        from ikviz.scale.io import find_files
+        from ikviz.data.files import find_files
         find_files(__file__)

@@ -1,6 +1,6 @@
 """``ikviz scale features`` and ``ikviz scale learn``: the Isolation Kernel over files larger than memory.
 
-Both read a Parquet or CSV file, folder or glob lazily (:mod:`ikviz.scale.io`)
+Both read a Parquet or CSV file, folder or glob lazily (:mod:`ikviz.data.files`)
 and run on a ``dask.distributed`` cluster (:mod:`ikviz.scale.cluster`): an
 in-process ``LocalCluster`` on all cores by default, or the scheduler given by
 ``scheduler`` / ``$DASK_SCHEDULER_ADDRESS``.
@@ -41,8 +41,8 @@ import numpy as np
 from .._dask import n_rows
 from ..runner import within
 from .cluster import WORKER_TIMEOUT, ClusterError, Watch, compute, connect
-from .io import (CHUNK_ROWS, CSV_BLOCKSIZE, OUTPUT_MARK, check_output, discard, find_files, publish, read_dataset,
-                 temporary_path)
+from ..data.files import CHUNK_ROWS, CSV_BLOCKSIZE, find_files, read_dataset
+from .io import OUTPUT_MARK, check_output, discard, publish, temporary_path
 
 _SUB_ROWS = 65_536  # rows mapped at once inside a block: bounds the int32 cells kept before narrowing
 MAX_CLASSES = 1000
