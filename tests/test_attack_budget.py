@@ -137,3 +137,20 @@ def test_widest_file_under_10_mb_checked_within_45_cpu_seconds(tmp_path):
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert cpu < 45, cpu
     assert "span instead of their 9,999 features" in (tmp_path / "r.html").read_text()
+
+
+def test_attack_campaign_can_bound_cpu_seconds():
+    """``benchmarks/attack.py --cpu``: a case's time is its process's CPU seconds (others load the machine)."""
+    import importlib.util
+    import os
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "attack.py"
+    spec = importlib.util.spec_from_file_location("attack_under_test", path)
+    attack = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(attack)
+    before = attack._cpu_seconds(os.getpid())
+    end = time.process_time() + 0.3
+    while time.process_time() < end:
+        pass
+    assert attack._cpu_seconds(os.getpid()) - before >= 0.2
+    assert attack._cpu_seconds(2**31 - 1) == 0.0          # no such process
