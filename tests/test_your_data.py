@@ -154,7 +154,7 @@ def big_result(parquet_folder):
 def test_big_file_path_gives_the_cells_and_accuracy_of_the_in_memory_path(parquet_folder, big_result):
     from ikviz.learn import FOGDClassifier, IKOGDClassifier
     from ikviz.registry import isolation_kernel
-    from ikviz.scale.io import read_dataset
+    from ikviz.data.files import read_dataset
     from ikviz.scale.run import LEARN_CHUNK_ROWS, test_mask
 
     folder, X, y = parquet_folder
@@ -240,7 +240,7 @@ def test_big_file_paths_are_checked_before_anything_is_read(tmp_path, monkeypatc
 
 
 def test_a_glob_is_checked_as_text_before_it_is_expanded(tmp_path, monkeypatch):
-    import ikviz.scale.io as sio
+    import ikviz.data.files as sio
 
     seen = []
     monkeypatch.setattr(sio, "find_files", lambda spec: seen.append(spec) or [])
