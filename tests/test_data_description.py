@@ -230,3 +230,35 @@ def test_an_uploads_bytes_live_only_as_long_as_its_session_holds_them():
     gc.collect()
     with pytest.raises(ValueError, match="no longer held: upload it again"):
         pickle.loads(blob)
+
+
+# ------------------------------------------------------------------------ what a source says about itself
+def test_a_data_set_says_its_columns_classes_and_title_and_steps_keep_or_rename_them():
+    got = resolve(Data("wine", seed=1, steps=("minmax", step("split", test_size=0.25))))
+    assert got.about["title"] == "Wine (scikit-learn)"
+    assert got.about["columns"] == tuple(f"x{j}" for j in range(1, 14)) and len(got.about["columns"]) == got.X.shape[1]
+    assert got.about["classes"] == ("0", "1", "2") and "licence" in got.about["notes"][0]
+    assert resolve(Data("uniform", options={"n": 5})).about == {}  # a generator says nothing
+
+
+def test_a_loaders_about_reaches_the_caller_through_the_cache_and_each_gets_its_own(monkeypatch):
+    monkeypatch.setattr(description, "_HELD", description._Held(description.HELD_BYTES))
+    first = resolve(Data("iris", steps=("minmax",)))
+    first.about["notes"] = ("changed by a caller",)
+    again = resolve(Data("iris", steps=("minmax",)))  # from the cache
+    assert again.about["classes"] == ("0", "1", "2") and again.about["notes"] != ("changed by a caller",)
+    monkeypatch.setitem(description.LOADERS, "someones-file",
+                        lambda seed: (np.ones((4, 2)), np.zeros(4, dtype=int), {"columns": ("a", "b")}))
+    assert resolve(Data("someones-file", steps=(step("subsample", n=2),))).about == {"columns": ("a", "b")}
+    monkeypatch.setitem(description.LOADERS, "someones-file", lambda seed: (np.ones((4, 2)), np.zeros(4), "a, b"))
+    with pytest.raises(TypeError, match="about a mapping"):
+        resolve(Data("someones-file"))
+
+
+def test_a_joined_set_says_where_its_rows_come_from(monkeypatch):
+    parts = {"ijcnn1": (np.zeros((3, 2)), np.array([0, 1, 0])), "ijcnn1-test": (np.ones((2, 2)), np.array([1, 1]))}
+    monkeypatch.setattr(description, "load_dataset", lambda name: parts[name])
+    monkeypatch.setattr(description, "_HELD", description._Held(description.HELD_BYTES))
+    got = resolve(Data("ijcnn1-full"))
+    assert got.X.shape == (5, 2) and got.about["columns"] == ("x1", "x2") and got.about["classes"] == ("0", "1")
+    assert got.about["notes"][0] == "the rows of ijcnn1, then ijcnn1-test" and len(got.about["notes"]) == 2

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from numbers import Integral
 from typing import Any
@@ -91,7 +91,7 @@ from cachetools import LRUCache
 
 from .clusters import dense_sparse_clusters
 from .density_ratio import density_ratio
-from .real import dataset_names, load_dataset
+from .real import dataset_info, dataset_names, load_dataset
 from .synthetic import four_quadrants, uniform, w_gaussians
 
 __all__ = ["Data", "HELD_BYTES", "JOINED", "LOADERS", "Prepared", "STEPS", "Step", "loader", "resolve", "step"]
@@ -120,10 +120,19 @@ def _clusters(seed, d=10, n_per_cluster=1000, **options):
     return dense_sparse_clusters(d, n_per_cluster, seed=seed, **options)
 
 
+def _about(title: str, X: np.ndarray, n_classes: int, *notes: str) -> dict[str, Any]:
+    """What a data set says about itself (:attr:`Prepared.about`): its columns are named x1..xd, its classes by
+    their codes (a bundled file keeps no other names)."""
+    return {"title": title, "columns": tuple(f"x{j + 1}" for j in range(X.shape[1])),
+            "classes": tuple(str(c) for c in range(n_classes)), "notes": notes}
+
+
 def _real(name, seed, **options):
     if options:
         raise TypeError(f"the real data set {name!r} takes no options; got {sorted(options)}.")
-    return load_dataset(name)
+    X, y = load_dataset(name)
+    info = dataset_info(name)
+    return X, y, _about(info.title, X, info.n_classes, f"licence: {info.licence}")
 
 
 #: data sets stacked from others, in order (lu2016's ijcnn1: the fetched training and test files, 141,691 rows;
@@ -135,7 +144,11 @@ def _joined(name, seed, **options):
     if options:
         raise TypeError(f"the real data set {name!r} takes no options; got {sorted(options)}.")
     parts = [_real(part, seed) for part in JOINED[name]]
-    return np.concatenate([X for X, _ in parts]), np.concatenate([y for _, y in parts])
+    X = np.concatenate([X for X, _, _ in parts])
+    titles = [about["title"] for _, _, about in parts]
+    return X, np.concatenate([y for _, y, _ in parts]), _about(
+        " + ".join(titles), X, max(len(about["classes"]) for _, _, about in parts),
+        f"the rows of {', then '.join(JOINED[name])}", *dict.fromkeys(n for *_, a in parts for n in a["notes"]))
 
 
 #: the generators: name -> function(seed, **options) -> (X, y)
@@ -146,8 +159,9 @@ GENERATORS: dict[str, Callable] = {
     "density-ratio": _density_ratio,
     "dense-sparse-clusters": _clusters,
 }
-#: every source a :class:`Data` may name -> function(seed, **options) -> (X, y): the generators, then the
-#: bundled data sets, then the paper-size ones (fetched or joined; read only when resolved)
+#: every source a :class:`Data` may name -> function(seed, **options) -> (X, y) or (X, y, about), ``about`` a
+#: mapping of what the source says about itself (:attr:`Prepared.about`): the generators, then the bundled data
+#: sets, then the paper-size ones (fetched or joined; read only when resolved)
 LOADERS: dict[str, Callable] = {
     **GENERATORS,
     **{name: partial(_real, name) for name in dataset_names() + dataset_names(fetched=True) if name not in GENERATORS},
@@ -196,11 +210,20 @@ class Prepared:
     (``X`` and ``y`` are then the training rows); ``origin`` is the row of the
     point an ``origin`` step appended.
 
+    ``about`` is what the source said about itself, as its loader returned it
+    (empty when it said nothing, as the generators): plain keys, each optional,
+    ``title`` (str), ``columns`` (one name per column of ``X``), ``classes``
+    (one name per class code of ``y``) and ``notes`` (tuple of str). The
+    bundled and fetched data sets fill all four; a step that changes the
+    columns renames them (``tsne``). Each :func:`resolve` gets its own dict.
+
     Examples
     --------
     >>> got = Data("iris", seed=0, steps=(step("split", test_size=0.2),)).resolve()
     >>> got.X.shape, got.X_test.shape, got.origin
     ((120, 4), (30, 4), None)
+    >>> got.about["columns"], got.about["classes"]
+    (('x1', 'x2', 'x3', 'x4'), ('0', '1', '2'))
     """
 
     X: np.ndarray
@@ -208,6 +231,7 @@ class Prepared:
     X_test: np.ndarray | None = None
     y_test: np.ndarray | None = None
     origin: int | None = None
+    about: dict[str, Any] = field(default_factory=dict)
 
 
 # -------------------------------------------------------------------------------------------- steps
@@ -299,7 +323,8 @@ def _tsne(got: Prepared, data: Data, *, seed: int | None = None) -> Prepared:
         raise ValueError(f"n must be at least 10 points for a t-SNE view; got {len(got.X)}.")
     seed = data.seed if seed is None else seed
     Z = np.asarray(TSNE(n_components=2, perplexity=30, random_state=int(seed), n_jobs=2).fit(got.X))
-    return replace(got, X=minmax_scale(Z, feature_range=(-1, 1)))
+    about = {**got.about, "columns": ("t-SNE 1", "t-SNE 2")} if "columns" in got.about else got.about
+    return replace(got, X=minmax_scale(Z, feature_range=(-1, 1)), about=about)
 
 
 def _read_only(got: Prepared, data: Data) -> Prepared:
@@ -432,6 +457,15 @@ def _arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(X, dtype=np.float64), np.asarray(y)
 
 
+def _loaded(got) -> Prepared:
+    """A loader's ``(X, y)`` or ``(X, y, about)`` as a :class:`Prepared`."""
+    X, y, *about = got
+    if len(about) > 1 or (about and not isinstance(about[0], Mapping)):
+        raise TypeError("a loader returns (X, y) or (X, y, about) with about a mapping; got "
+                        f"{len(about) + 2} items.")
+    return Prepared(*_arrays(X, y), about=dict(about[0]) if about else {})
+
+
 #: bytes of real data sets held read-only between resolves: one paper-size set (MNIST's test set, 63 MB) or
 #: several smaller ones (a9a's two files, 48 MB); a set larger than this is read each time, never held
 HELD_BYTES = 64 * 2**20
@@ -448,30 +482,33 @@ class _Held:
 
     def __init__(self, max_bytes: int):
         self._lock = threading.Lock()
-        self._sets = LRUCache(maxsize=max_bytes, getsizeof=lambda Xy: Xy[0].nbytes + Xy[1].nbytes)
+        self._sets = LRUCache(maxsize=max_bytes, getsizeof=lambda got: got.X.nbytes + got.y.nbytes)
         self._reading: dict[Any, threading.Lock] = {}
 
-    def get(self, key, read: Callable) -> tuple[np.ndarray, np.ndarray]:
+    def get(self, key, read: Callable[[], Prepared]) -> Prepared:
+        """The set held under ``key``, or ``read()`` (X and y made read-only), held; ``about`` a copy of its own."""
         with self._lock:
             if key in self._sets:
-                return self._sets[key]
+                return _own(self._sets[key])
             gate = self._reading.setdefault(key, threading.Lock())
         with gate:
             with self._lock:
                 if key in self._sets:  # read by the thread this one waited for
-                    return self._sets[key]
+                    return _own(self._sets[key])
             try:
-                X, y = (np.ascontiguousarray(a) for a in _arrays(*read()))
+                got = read()
+                X, y = (np.ascontiguousarray(a) for a in _arrays(got.X, got.y))
                 X.flags.writeable = y.flags.writeable = False
+                got = Prepared(X, y, about=dict(got.about))
                 with self._lock:
                     try:
-                        self._sets[key] = (X, y)
+                        self._sets[key] = got
                     except ValueError:  # larger than the whole bound: handed out, not held
                         pass
             finally:
                 with self._lock:
                     self._reading.pop(key, None)
-        return X, y
+        return _own(got)
 
     def clear(self) -> None:
         with self._lock:
@@ -481,6 +518,10 @@ class _Held:
         """The keys held, (source, leading steps), least recently used first."""
         with self._lock:
             return list(self._sets)
+
+
+def _own(held: Prepared) -> Prepared:
+    return replace(held, about=dict(held.about))  # the arrays shared (read-only), the dict a caller's own
 
 
 _HELD = _Held(HELD_BYTES)
@@ -495,23 +536,22 @@ def _start(data: Data) -> tuple[Prepared, tuple[Step, ...]]:
     """``data``'s source and the steps left to run: a real set from :data:`_HELD` as read, or after its leading
     row-only steps (read-only arrays; both held, LRU); a generator's arrays fresh, every step left."""
     def read():
-        return loader(data.source)(data.seed, **dict(data.options))
+        return _loaded(loader(data.source)(data.seed, **dict(data.options)))
 
     if data.source not in _REAL or data.options:  # a real set with options: its loader says what is wrong
-        return Prepared(*_arrays(*read())), data.steps
+        return read(), data.steps
     k = 0
     while k < len(data.steps) and data.steps[k].name in _OF_ROWS:
         k += 1
     lead = data.steps[:k]
 
     def scaled():
-        got = Prepared(*_HELD.get((data.source, ()), read))
+        got = _HELD.get((data.source, ()), read)
         for s in lead:
             got = STEPS[s.name](got, data, **dict(s.options))
-        return got.X, got.y
+        return got
 
-    return Prepared(*(_HELD.get((data.source, lead), scaled) if lead else _HELD.get((data.source, ()), read))), \
-        data.steps[k:]
+    return (_HELD.get((data.source, lead), scaled) if lead else _HELD.get((data.source, ()), read)), data.steps[k:]
 
 
 def resolve(data: Data) -> Prepared:
@@ -524,7 +564,8 @@ def resolve(data: Data) -> Prepared:
     Returns
     -------
     Prepared
-        ``X`` (float64) and ``y``, and what the steps added (test rows, the origin's row).
+        ``X`` (float64) and ``y``, what the steps added (test rows, the origin's row) and what the source
+        said about itself (``about``).
 
     Examples
     --------
