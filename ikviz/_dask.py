@@ -46,7 +46,7 @@ def n_rows(X) -> int:
     A Dask array made from a data frame without lengths (``to_dask_array()``)
     has unknown row-chunk sizes (NaN); they are computed here, in place
     (``X.compute_chunk_sizes()``): one parallel pass that reads every block and
-    keeps only its length. Dask arrays made by :func:`ikviz.scale.io.read_dataset`
+    keeps only its length. Dask arrays made by :func:`ikviz.data.files.read_dataset`
     from Parquet know their sizes from the files' metadata and need no pass.
     """
     if not is_dask_array(X):

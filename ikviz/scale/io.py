@@ -2,8 +2,7 @@
 
 Reading the input files (Parquet and CSV files, folders and globs as Dask data
 frames and arrays) is :mod:`ikviz.data.files`, below this package, so the data
-layer can read a big file on the server too; ``read_dataset`` is re-exported
-here because ``ikviz.scale.io.read_dataset`` is the documented way to read one.
+layer can read a big file on the server too.
 """
 
 from __future__ import annotations
@@ -12,9 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from ..data.files import read_dataset  # noqa: F401  (documented as ikviz.scale.io.read_dataset: README)
-
-__all__ = ["OUTPUT_MARK", "check_output", "discard", "publish", "read_dataset", "temporary_path"]
+__all__ = ["OUTPUT_MARK", "check_output", "discard", "publish", "temporary_path"]
 
 # ------------------------------------------------------------------ output
 #: the file that marks a folder as an ikviz output (written last, with the run's parameters)
