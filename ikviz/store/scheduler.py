@@ -570,7 +570,10 @@ class ResultsStore:
             for priority in (FOREGROUND, BACKGROUND):
                 queue = self._queues[priority]
                 if job in queue:
-                    return ahead + queue.index(job) + 1
+                    before = queue[:queue.index(job)]
+                    if priority == FOREGROUND and job.waiters > 0:  # kept work nobody waits for goes after it
+                        before = [j for j in before if j.waiters > 0]
+                    return ahead + len(before) + 1
                 ahead += len(queue)
         return 0
 
@@ -583,7 +586,10 @@ class ResultsStore:
         """The next job for a worker of ``kind`` (call with the lock held; waits)."""
         while True:
             if self._queues[FOREGROUND] and kind == FOREGROUND:
-                job = self._queues[FOREGROUND].pop(0)
+                queue = self._queues[FOREGROUND]
+                # a job someone waits for before kept work nobody waits for any more (the full view of a page
+                # left, the Claims page's checks): it was asked for, but nobody is looking at it now
+                job = queue.pop(next((i for i, j in enumerate(queue) if j.waiters > 0), 0))
                 if not self._queues[FOREGROUND]:
                     self._lock.notify_all()  # a background worker waiting for requested work to start may go
                 return job
