@@ -232,7 +232,7 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "Two w-dimensional Gaussian clusters that share only the origin. With Gaussian affinities t-SNE "
              "merges them as w grows; with IK it keeps them apart. Raise w towards the paper's 5,000.",
              move="w", published="Table 5 (w = 5,000): GK mixes the clusters, IK separates them (figure only)",
-             claim="ting2021-table5",
+             claim="ting2021-table5", figs=(1, 2),  # GK's embedding beside IK's
              says="5-NN accuracy at w = {r.params.w}: GK {r.embeddings[gk].scores[knn_accuracy]:.3f}, "
                   "IK {r.embeddings[ik].scores[knn_accuracy]:.3f}"),
         Step("clustering", {"dataset": "w-gaussians", "w": 1, "algorithm": "spectral"}, "Spectral clustering",
