@@ -308,8 +308,10 @@ def _largest(np, pd) -> list[tuple[str, Path, str, tuple]]:
         return (head + "".join(",".join(str((i * j) % 10) for j in range(9_999)) + f",{'ab'[i % 2]}\n"
                                for i in range(440))).encode()      # 8.9 MB, 10,000 columns
 
+    from ikviz._limits import MAX_DENSE_BYTES
+
     def long_parquet():
-        n = 8 * 1024**2 - 16                                       # 16 M cells: 128 MB as float64, the limit
+        n = MAX_DENSE_BYTES // 16 - 16                             # 2 columns: the limit as float64 (96 MB: 12 M cells)
         return _parquet(pd.DataFrame({"a": (np.arange(n) % 3).astype(np.int8),
                                       "label": (np.arange(n) % 2).astype(np.int8)}), row_group_size=4_000_000)
 
@@ -325,7 +327,8 @@ def _largest(np, pd) -> list[tuple[str, Path, str, tuple]]:
         return out.getvalue()
 
     return [("largest: wide.csv (10,000 columns)", _cached("wide.csv", wide_csv), "either", ()),
-            ("largest: long.parquet (16 M cells)", _cached("long16m.parquet", long_parquet), "either", ()),
+            (f"largest: long.parquet ({MAX_DENSE_BYTES // 8 / 2**20:.0f} Mi cells)",
+             _cached(f"long{MAX_DENSE_BYTES // 8 // 2**20}m.parquet", long_parquet), "either", ()),
             ("largest: cells.xlsx (1.9 M cells)", _cached("cells.xlsx", cells_xlsx), "either", ())]
 
 
@@ -548,12 +551,13 @@ def _worker(surface: str, start: int, conn, opts) -> None:
         name, fn, *limit = cases[i]
         conn.send(("start", i, name, limit[0] if limit else opts.timeout))
         _reset_peak()
-        t0 = time.process_time() if opts.cpu else time.perf_counter()
+        clock = time.process_time if getattr(opts, "cpu", False) else time.perf_counter
+        t0 = clock()
         try:
             kind, text = fn()
         except BaseException as exc:  # noqa: BLE001 - every escape is a finding
             kind, text = "crash", f"raw {type(exc).__name__}: {str(exc)[:200]}"
-        spent = (time.process_time() if opts.cpu else time.perf_counter()) - t0
+        spent = clock() - t0
         conn.send(("done", i, name, kind, text, spent, _peak_kb()))
     conn.send(("end",))
 
@@ -575,6 +579,7 @@ def _cpu_seconds(pid: int) -> float:
 def run_surface(surface: str, opts) -> list[tuple[str, str, str, float, int]]:
     """Every case of ``surface`` in a child process; a dead or stuck child is replaced after its case."""
     ctx = mp.get_context("fork")
+    by_cpu = getattr(opts, "cpu", False)
     rows: list = []
     start, n = 0, None
     while n is None or start < n:
@@ -594,7 +599,7 @@ def run_surface(surface: str, opts) -> list[tuple[str, str, str, float, int]]:
                     n = msg[1]
                 elif msg[0] == "start":
                     current, began = msg[1:3], time.time()
-                    deadline = began + msg[3] * (WALL_FACTOR if opts.cpu else 1)
+                    deadline = began + msg[3] * (WALL_FACTOR if by_cpu else 1)
                     cpu_began, cpu_limit = _cpu_seconds(proc.pid), msg[3]
                 elif msg[0] == "done":
                     rows.append(tuple(msg[2:]))
@@ -606,7 +611,7 @@ def run_surface(surface: str, opts) -> list[tuple[str, str, str, float, int]]:
                     proc.join(5)
                     return rows
             elif (not proc.is_alive() or time.time() > deadline
-                  or (opts.cpu and current is not None and _cpu_seconds(proc.pid) - cpu_began > cpu_limit)):
+                  or (by_cpu and current is not None and _cpu_seconds(proc.pid) - cpu_began > cpu_limit)):
                 hung = proc.is_alive()
                 proc.kill()
                 proc.join(5)
@@ -614,7 +619,7 @@ def run_surface(surface: str, opts) -> list[tuple[str, str, str, float, int]]:
                     rows.append((f"{surface}: set-up", "hang" if hung else "crash", "", time.time() - began, 0))
                     return rows
                 kind = "hang" if hung else "crash"
-                text = (f"past {time.time() - began:.0f} s" + (" (CPU bound)" if opts.cpu else "") if hung
+                text = (f"past {time.time() - began:.0f} s" + (" (CPU bound)" if by_cpu else "") if hung
                         else f"the process died (exit {proc.exitcode})")
                 rows.append((current[1], kind, text, time.time() - began, 0))
                 if opts.verbose:

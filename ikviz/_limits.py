@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 # a table read into memory (Your data, ikviz check) larger than this as float64 is refused: reading, describing
-# and checking it takes about 8 times that at its peak (16 M int8 cells of Parquet: 1.23 GB through ikviz check;
-# at the earlier 512 MB, 64 M cells: 4.16 GB), and issue 31 bounds any file under 10 MB to 1.5 GB. A CSV file
-# reaches it only past ~32 MB (two bytes a cell); Parquet, compressed, much sooner.
-MAX_DENSE_BYTES = 128 * 1024**2
+# and checking it takes 10 to 12 times that at its peak (at 128 MB, 16 M int8 cells of Parquet: 1.35 GB through
+# ikviz check alone, 1.55 GB in the attack campaign's process; at the earlier 512 MB, 64 M cells: 4.16 GB), and
+# issue 31 bounds any file under 10 MB to 1.5 GB. A CSV file reaches it only past ~24 MB (two bytes a cell);
+# Parquet, compressed, much sooner.
+MAX_DENSE_BYTES = 96 * 1024**2
 MAX_PIECE_BYTES = 2 * 1024**3       # one Dask piece (a Parquet row group is read whole) as float64
 MAX_COLUMNS = 10_000                # columns of a CSV header, an Excel sheet or a Parquet schema
 MAX_LINE_CHARS = 4 * 1024**2        # characters (bytes) in one line of a text file
@@ -124,7 +125,7 @@ def parquet_too_large(filename, n_rows: int, n_cols: int, n_groups: int, nbytes:
     --------
     >>> from ikviz._limits import parquet_too_large
     >>> parquet_too_large("long.parquet", 300_000_000, 1, 1, 2_400_000_000)
-    'long.parquet: 300,000,000 rows x 1 columns in 1 row group(s) (2.2 GB as a table), over the 128.0 MB an upload may take in memory.'
+    'long.parquet: 300,000,000 rows x 1 columns in 1 row group(s) (2.2 GB as a table), over the 96.0 MB an upload may take in memory.'
     """
     return (f"{who(filename) or 'The Parquet file: '}{n_rows:,} rows x {n_cols:,} columns in {n_groups:,} row "
             f"group(s) ({mb(nbytes)} as a table), over the {mb(limit)} {what}.")
