@@ -45,3 +45,45 @@ def test_a_requested_view_goes_before_kept_work_nobody_waits_for():
     assert STARTED[2:] == ["check 0", "check 1", "check 2"]  # the kept work in its order, after
     store.release(busy)
     store.release(view)
+
+
+HELD = threading.Event()
+
+
+def kept_step(name: str) -> str:
+    STARTED.append(name)
+    HELD.wait(10)
+    return name
+
+
+def test_kept_work_nobody_waits_for_leaves_a_worker_free_for_the_next_viewer():
+    """The Claims page's checks run on, but on all but one worker: a view asked for meanwhile starts at once
+    (it waited 64 s for a running check in app_rerun after the Claims page when they held both workers)."""
+    STARTED.clear()
+    HELD.clear()
+    store = ResultsStore(workers=2)
+    try:
+        kept = []
+        for i in range(3):
+            job = store.prepare(kept_step, f"check {i}")
+            store.release(store.submit(kept_step, f"check {i}"))
+            kept.append(job)
+        deadline = time.monotonic() + 10
+        while not STARTED:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert STARTED == ["check 0"]  # one worker runs kept work, the other stays free
+        view = store.submit(step, "view")
+        assert view.wait(5) and view.result() == "view"  # at once, while the check still runs
+        joined = store.submit(kept_step, "check 2")  # a viewer waits for a queued check: it runs now
+        deadline = time.monotonic() + 5
+        while "check 2" not in STARTED:
+            assert time.monotonic() < deadline, STARTED
+            time.sleep(0.01)
+    finally:
+        HELD.set()
+    assert all(j.wait(10) for j in kept) and joined.wait(10)
+    assert sorted(STARTED) == ["check 0", "check 1", "check 2", "view"]
+    store.release(view)
+    store.release(joined)

@@ -281,6 +281,7 @@ class ResultsStore:
         self._profiles: dict[str, tuple[float, list]] = {}  # block name -> its latest finished run's profile
         self._lock = threading.Condition()
         self.hits = self.misses = self.computed = 0
+        self._unwatched = 0  # requested workers running kept work that nobody waited for when it started
         for i in range(self.workers):
             threading.Thread(target=self._work, args=(FOREGROUND,), name=f"ikviz-store-{i}", daemon=True).start()
         for i in range(max(1, int(background_workers))):
@@ -493,6 +494,7 @@ class ResultsStore:
                 if job is not None:
                     if not keep:
                         job.waiters += 1
+                        self._lock.notify_all()  # a kept job held back for want of a free worker is waited for now
                     if priority < job.priority:
                         self._promote(job)
                     return job
@@ -588,8 +590,17 @@ class ResultsStore:
             if self._queues[FOREGROUND] and kind == FOREGROUND:
                 queue = self._queues[FOREGROUND]
                 # a job someone waits for before kept work nobody waits for any more (the full view of a page
-                # left, the Claims page's checks): it was asked for, but nobody is looking at it now
-                job = queue.pop(next((i for i, j in enumerate(queue) if j.waiters > 0), 0))
+                # left, the Claims page's checks): it was asked for, but nobody is looking at it now; such work
+                # takes at most all but one requested worker, so that the next viewer's job starts at once
+                i = next((i for i, j in enumerate(queue) if j.waiters > 0), None)
+                if i is None and self._unwatched < max(1, self.workers - 1):
+                    i = 0
+                if i is None:
+                    self._lock.wait()
+                    continue
+                job = queue.pop(i)
+                job.unwatched = job.waiters == 0
+                self._unwatched += job.unwatched
                 if not self._queues[FOREGROUND]:
                     self._lock.notify_all()  # a background worker waiting for requested work to start may go
                 return job
@@ -621,4 +632,5 @@ class ResultsStore:
                 with self._lock:
                     if self._jobs.get(job.key) is job:  # not a newer job for the same key (see release)
                         del self._jobs[job.key]
+                    self._unwatched -= getattr(job, "unwatched", False)
                     self._lock.notify_all()
