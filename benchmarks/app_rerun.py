@@ -33,7 +33,8 @@ cost in this browser on this machine (the row ``floor``), so that each page's
 figures can be read against it.
 
 ``--tours`` also measures every step of the guided tours as a lecture opens it: its link, in
-presentation mode (one figure, the step's control), moving the step's control. With a prepared
+presentation mode (one figure, the step's control), moving the step's control; the Claims page is then
+measured after the steps (it starts every reproduction's check, minutes of work on both cores). With a prepared
 store, that first press lands on a prepared view too (``app/prepare.py`` moves each step's control
 one press either way).
 
@@ -365,9 +366,14 @@ async def browser_main(args) -> list[dict]:
             cold = await _open(home, lambda: home.goto(base, wait_until="commit"), args.timeout)
             print(json.dumps({"home_cold_browser_s": cold.get("complete_s")}), flush=True)
             await home.close()
-            pages = [await measured(ctx, base, path, args.timeout, args.repeat) for path in args.pages]
+            # with --tours, the Claims page after the steps: opening it starts every reproduction's check (minutes
+            # of work on both cores, run to their end), which every step measured after it would compete with
+            last = [p for p in args.pages if p == "claims"] if args.tours else []
+            pages = [await measured(ctx, base, path, args.timeout, args.repeat)
+                     for path in args.pages if path not in last]
             steps = [await measured(ctx, base, path, args.timeout, args.repeat, control=control)
                      for path, control in (tour_steps() if args.tours else [])]
+            pages += [await measured(ctx, base, path, args.timeout, args.repeat) for path in last]
             # the lecture's own path: one tab, from page to page through the sidebar (everything computed)
             tab = await ctx.new_page()
             await _open(tab, lambda: tab.goto(base, wait_until="commit"), args.timeout)
