@@ -193,7 +193,8 @@ PREVIEWS: dict[str, dict] = {
     "ikviz.experiments.indexing:run": {"n_max": 200},
     # the SVMs' parameters at the sliders' values: 5 fits instead of a 5-fold search over each kernel's grid
     "ikviz.experiments.classification:run": {"tuning": "fixed"},
-    "ikviz.experiments.density:run_grid": {"psis": (16, 64, 256), "ds": (10, 30, 50), "n": 100},
+    # 3 x 2 cells (the view: 5 x 5): the ting2018 Fig. 2 step 2.0 -> 1.8 CPU-s before its figure (first_look.py)
+    "ikviz.experiments.density:run_grid": {"psis": (16, 64, 256), "ds": (10, 50), "n": 100},
     # digits at 500 points (the wang2017 step, k-means on three feature maps): 3.2 CPU-s before its figure; 250: 1.9
     "ikviz.experiments.clustering:run": {"max_points": 250, "n_per_cluster": 250},
     # η at its slider's value (0.2) instead of tuned over 5 values on a separate stream: 4 passes instead of 24
