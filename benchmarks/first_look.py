@@ -93,7 +93,7 @@ def measure_one(link: str) -> dict:
     submit = s.submit_call
 
     def first_draw(*args, **kwargs):
-        out = draw(*args, **kwargs)
+        draw(*args, **kwargs)
         marks["figure"] = (_cpu(), time.perf_counter())
         raise StopException()
 

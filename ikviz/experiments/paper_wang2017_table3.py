@@ -242,7 +242,7 @@ def evaluate_fold(X, y, train: np.ndarray, test: np.ndarray, p: Params, column: 
     (['RAW', 'RBF Kernel (h)', 'RBF Kernel (γ)', 'RandLocal'], True)
     """
     from sklearn.metrics import f1_score
-    from sklearn.svm import SVC, LinearSVC
+    from sklearn.svm import LinearSVC
 
     from ..features import RandLocal
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from .._dask import n_rows
 from ..runner import within
-from .cluster import WORKER_TIMEOUT, ClusterError, Watch, compute, connect
+from .cluster import WORKER_TIMEOUT, Watch, compute, connect
 from ..data.files import CHUNK_ROWS, CSV_BLOCKSIZE, find_files, read_dataset
 from .io import OUTPUT_MARK, check_output, discard, publish, temporary_path
 
