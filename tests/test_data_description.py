@@ -6,7 +6,6 @@ functions): another order (``subsample``'s sorted draw instead of the permutatio
 a joined set scaled per part, or a lost read-only flag breaks them.
 """
 
-import hashlib
 import threading
 import time
 
@@ -17,16 +16,7 @@ from ikviz.data import Data, resolve, step
 from ikviz.data import description
 from ikviz.data.fetch import FetchError
 from ikviz.experiments import online as onl
-
-
-def digest(*arrays) -> str:
-    """The first 16 hex digits of the SHA-256 of each array's dtype, shape and bytes."""
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.asarray(a)
-        h.update(f"{a.dtype.str}{a.shape}".encode())
-        h.update(np.ascontiguousarray(a).tobytes())
-    return h.hexdigest()[:16]
+from digests import digest
 
 
 # (dataset, n, seed, scale) -> digest(X, y, X writable) of the old make_stream

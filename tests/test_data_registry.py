@@ -6,7 +6,6 @@ arrays its own private loader gave before the migration (captured from commit
 order, another scaling formula, another seed or a lost row breaks them.
 """
 
-import hashlib
 import json
 
 import numpy as np
@@ -14,16 +13,7 @@ import pytest
 
 from ikviz.data import LOADERS, STEPS, Data, Step, data_names, load, resolve, step
 from ikviz.data import description
-
-
-def digest(*arrays) -> str:
-    """The first 16 hex digits of the SHA-256 of each array's dtype, shape and bytes."""
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.asarray(a)
-        h.update(f"{a.dtype.str}{a.shape}".encode())
-        h.update(np.ascontiguousarray(a).tobytes())
-    return h.hexdigest()[:16]
+from digests import digest
 
 
 # ------------------------------------------------------------------ the old loaders' arrays, per experiment
