@@ -339,3 +339,15 @@ def test_a_damaged_store_folder_leaves_the_app_on_memory(tmp_path, monkeypatch):
         s = app_store.get_store()
     assert s.directory is None and s.memo(twice)(2) == 4
     monkeypatch.setattr(app_store, "_STORE", None)
+
+
+def test_a_code_digest_is_the_same_in_every_process():
+    """A new server (another process, another string-hash seed) must find what the last one kept: a module
+    with a set literal (`x in {"a", "b"}`, a frozenset constant in hash order) gave each process its own digest,
+    so a prepared store and a `--full` run were never read back."""
+    code = ("from ikviz.store.fingerprint import block_fingerprint; from ikviz.experiments import tsne; "
+            "from ikviz.reproduce import fingerprint, get; "
+            "print(block_fingerprint(tsne.run), fingerprint('hubness', get('hubness').params())['code'])")
+    seen = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                           capture_output=True, text=True, check=True).stdout for seed in ("1", "2", "3")}
+    assert len(seen) == 1, seen

@@ -72,7 +72,18 @@ def digest_code(code: CodeType, digest) -> None:
         if isinstance(const, CodeType):
             digest_code(const, digest)
         else:
-            digest.update(repr((type(const).__name__, const)).encode())
+            digest.update(_stable(const).encode())
+
+
+def _stable(const) -> str:
+    """``const``'s type and value as text that is the same in every process: a frozenset constant (``x in
+    {"a", "b"}`` compiles to one) is written in sorted order, not in its hash order, which differs from one
+    process to the next (string hashing is randomised), and would give every new server a new digest."""
+    if isinstance(const, frozenset):
+        return f"frozenset({sorted(_stable(c) for c in const)})"
+    if isinstance(const, tuple):
+        return f"tuple({[_stable(c) for c in const]})"
+    return repr((type(const).__name__, const))
 
 
 _FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M)
