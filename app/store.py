@@ -181,7 +181,7 @@ def compute(fn: Callable, *args, inline: bool = False, ask: str | Ask | None = N
                     st.caption("Below: the previous result, greyed until this one is ready.")
                 # the click reruns the page, which releases this job: if nobody else waits, it stops
                 st.button("Cancel", key=f"_cancel_{key}", on_click=stopped.add, args=(key,))
-            while not job.wait(0.5):
+            while not job.wait(min(0.5 * max(job.waiters, 1), 3.0)):  # N tabs on one job: ~2 updates/s in all
                 bar.progress(job.fraction, text=job.status(store.position(job)))
             box.empty()
         value = job.result()

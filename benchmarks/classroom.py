@@ -31,6 +31,7 @@ import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -99,10 +100,72 @@ def start_server(port: int, env: dict, entry: str = "app/Home.py") -> subprocess
     raise RuntimeError("streamlit did not start within 60 s")
 
 
-async def open_and_wait(browser, url: str, t0: float, timeout: float = 900.0, charts: int = 1) -> dict:
-    """Open ``url`` in a fresh browser context; seconds from ``t0`` until its figures are drawn."""
+class TabMeter:
+    """What one browser tab pays, read through the Chrome DevTools Protocol: load-insensitive counts.
+
+    ``http_kb``: bytes received over HTTP (as transferred, compressed where the server compresses: the app's
+    code, Plotly's bundle, fonts); ``ws_kb`` and ``ws_messages``: what the server sent over the websocket
+    (Streamlit's deltas, figure specs included); ``cpu_ms``: the tab's main thread's CPU time in tasks
+    (``Performance.getMetrics``'s TaskDuration measured in thread time, not wall time, so other processes
+    on the cores do not inflate it), with its ``script_ms``, ``layout_ms`` and ``style_ms`` parts;
+    ``draws``: figures drawn by app/plotly_chart.js (``Plotly.react`` calls), ``specs``: figure specs it
+    received, ``spec_kb``: their size.
+    """
+
+    def __init__(self, ctx, page):
+        self.ctx, self.page = ctx, page
+        self.http = self.ws = self.ws_messages = self.ws_sent = 0
+
+    async def start(self) -> None:
+        self.cdp = await self.ctx.new_cdp_session(self.page)
+        try:
+            await self.cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+            self.thread_time = True
+        except Exception:  # noqa: BLE001 - a Chromium without thread ticks: wall time of the tasks
+            await self.cdp.send("Performance.enable")
+            self.thread_time = False
+        await self.cdp.send("Network.enable")
+        self.cdp.on("Network.loadingFinished", self._loaded)
+        self.cdp.on("Network.webSocketFrameReceived", self._frame)
+        self.cdp.on("Network.webSocketFrameSent", self._sent)
+
+    def _loaded(self, event) -> None:
+        self.http += event.get("encodedDataLength", 0)
+
+    def _frame(self, event) -> None:
+        response = event["response"]
+        data = response.get("payloadData", "")
+        # a binary frame (opcode 2, Streamlit's protobuf messages) arrives base64-encoded
+        size = (len(data) * 3) // 4 - data[-2:].count("=") if response.get("opcode") == 2 else len(data.encode())
+        self.ws += size
+        self.ws_messages += 1
+
+    def _sent(self, _event) -> None:
+        self.ws_sent += 1
+
+    async def read(self) -> dict:
+        metrics = {m["name"]: m["value"] for m in (await self.cdp.send("Performance.getMetrics"))["metrics"]}
+        plot = await self.page.evaluate("() => window.__ikvizStats || {}")
+        ms = lambda name: round(metrics.get(name, 0.0) * 1000)  # noqa: E731 - seconds to ms
+        return {"http_kb": round(self.http / 1024), "ws_kb": round(self.ws / 1024), "ws_messages": self.ws_messages,
+                "ws_sent": self.ws_sent, "cpu_ms": ms("TaskDuration"), "script_ms": ms("ScriptDuration"),
+                "layout_ms": ms("LayoutDuration"), "style_ms": ms("RecalcStyleDuration"),
+                "thread_time": self.thread_time, "heap_mb": round(metrics.get("JSHeapUsedSize", 0) / 2**20, 1),
+                "draws": plot.get("draws", 0), "specs": plot.get("specs", 0),
+                "spec_kb": round(plot.get("specBytes", 0) / 1024)}
+
+
+async def open_and_wait(browser, url: str, t0: float, timeout: float = 900.0, charts: int = 1,
+                        meter: bool = False) -> dict:
+    """Open ``url`` in a fresh browser context; seconds from ``t0`` until its figures are drawn.
+
+    ``meter``: also what the tab paid to get there (:class:`TabMeter`), under ``"tab"``.
+    """
     ctx = await browser.new_context(viewport={"width": 1400, "height": 900})
     page = await ctx.new_page()
+    tab = TabMeter(ctx, page) if meter else None
+    if tab is not None:
+        await tab.start()
     try:
         await page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000)
         seen_running = False
@@ -113,7 +176,11 @@ async def open_and_wait(browser, url: str, t0: float, timeout: float = 900.0, ch
                 return {"url": url, "seconds": None, "error": "exception box"}
             if (s["state"] == "notRunning" and s["conn"] == "CONNECTED" and s["charts"] >= charts
                     and s["busy"] == 0 and s["titled"] > 0):
-                return {"url": url, "seconds": round(time.monotonic() - t0, 2)}
+                done = {"url": url, "seconds": round(time.monotonic() - t0, 2)}
+                if tab is not None:
+                    await asyncio.sleep(0.5)  # the paint after the last figure's draw
+                    done["tab"] = await tab.read()
+                return done
             await asyncio.sleep(0.2)
         return {"url": url, "seconds": None, "error": "timeout"}
     finally:
@@ -168,6 +235,8 @@ async def main(args) -> dict:
                 times = sorted(r["seconds"] for r in home if r["seconds"] is not None)
                 report["home"] = {"sessions": args.students, "first_s": times[0], "last_s": times[-1]}
                 print(json.dumps(report["home"]), flush=True)
+            if "tab" in args.phases:
+                await per_tab(browser, base, report)
             if "same" in args.phases:
                 await same_link(browser, base, args, report)
             if "heavy" in args.phases:
@@ -188,15 +257,41 @@ async def main(args) -> dict:
     return report
 
 
+async def per_tab(browser, base, report):
+    """What one tab pays for each page, alone on the server: bytes, messages, its own CPU (:class:`TabMeter`).
+
+    Each page is opened twice: first by a tab that is not measured (the server computes what the page shows),
+    then by a measured one; the t-SNE page also on a link nobody has opened (the classroom's phase 1: the tab
+    waits for the computation and receives its progress)."""
+    rows = {}
+    new = f"tsne?seed={int(time.time()) % 10_000 + 10_000}"
+    first = await open_and_wait(browser, f"{base}/{new}", time.monotonic(), meter=True)
+    rows[f"{new} (new link)"] = {"seconds": first["seconds"], **first.get("tab", {})}
+    print(json.dumps({"page": f"{new} (new link)", **rows[f"{new} (new link)"]}), flush=True)
+    for path in [new] + PAGES:
+        charts = 0 if path in ("", "your-data") else 1
+        if path != new:
+            await open_and_wait(browser, f"{base}/{path}", time.monotonic(), charts=charts)
+        got = await open_and_wait(browser, f"{base}/{path}", time.monotonic(), charts=charts, meter=True)
+        rows[path or "home"] = {"seconds": got["seconds"], **got.get("tab", {})}
+        print(json.dumps({"page": path or "home", **rows[path or "home"]}), flush=True)
+    report["per_tab"] = rows
+
+
 async def same_link(browser, base, args, report):
     """Phase 1: every student opens one link nobody has opened yet, at once."""
     t0 = time.monotonic()
-    same = await asyncio.gather(*[open_and_wait(browser, f"{base}/tsne?seed=101", t0)
+    link = f"tsne?seed={args.seed}"
+    same = await asyncio.gather(*[open_and_wait(browser, f"{base}/{link}", t0, meter=True)
                                   for _ in range(args.students)])
     times = sorted(r["seconds"] for r in same if r["seconds"] is not None)
-    report["same_link"] = {"sessions": args.students, "finished": len(times),
+    tabs = [r["tab"] for r in same if "tab" in r]
+    each = {c: (round(statistics.median(t[c] for t in tabs)), max(t[c] for t in tabs)) if tabs else None
+            for c in ("cpu_ms", "script_ms", "ws_messages", "ws_kb", "http_kb", "draws")}
+    report["same_link"] = {"sessions": args.students, "link": link, "finished": len(times),
                            "first_s": times[0] if times else None, "last_s": times[-1] if times else None,
-                           "spread_s": round(times[-1] - times[0], 2) if times else None}
+                           "spread_s": round(times[-1] - times[0], 2) if times else None,
+                           "per_tab_median_max": each}
     print(json.dumps(report["same_link"]), flush=True)
 
 
@@ -230,12 +325,15 @@ async def heavy(browser, base, args, report):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--students", "--tabs", type=int, default=30,
+                        help="browser sessions of the 'same', 'home' phases (fewer: a lighter run)")
+    parser.add_argument("--seed", type=int, default=101, help="the 'same' phase's link: tsne?seed=SEED "
+                        "(a seed no run of this server has opened; the warm-up opens 100)")
     parser.add_argument("--heavy", type=int, default=6)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--phases", nargs="+", default=["same", "heavy", "memory"],
-                        choices=["home", "same", "heavy", "claims", "memory"])
+                        choices=["home", "tab", "same", "heavy", "claims", "memory"])
     result = asyncio.run(main(parser.parse_args()))
     if "home" in result:
         print(f"\n{result['home']['sessions']} sessions opening the Home page (no computation): last shown at "
@@ -243,10 +341,20 @@ if __name__ == "__main__":
     if "claims" in result:
         print(f"\nClaims page: first visit {result['claims']['first_visit_s']} s, warm visits "
               f"{result['claims']['warm_visits_s']} s (target: warm < 3 s)")
+    if "per_tab" in result:
+        cols = ("seconds", "http_kb", "ws_kb", "ws_messages", "cpu_ms", "script_ms", "layout_ms", "style_ms",
+                "specs", "spec_kb", "draws")
+        print("\nWhat one tab pays per page (alone on the server; CPU: the tab's main thread, thread time)")
+        print("| page | " + " | ".join(cols) + " |")
+        print("|---|" + "---:|" * len(cols))
+        for name, row in result["per_tab"].items():
+            print(f"| {name} | " + " | ".join(str(row.get(c, "")) for c in cols) + " |")
     if "same_link" in result:
         same = result["same_link"]
         print(f"\n{same['sessions']} sessions, one new link: first figure at {same['first_s']} s, last at "
               f"{same['last_s']} s (spread {same['spread_s']} s; target <= 15 s)")
+        print("per tab (median, max): " + ", ".join(f"{k} {v[0]}, {v[1]}" for k, v in
+                                                   (same["per_tab_median_max"] or {}).items() if v))
     if "heavy" in result:
         heavy_ = result["heavy"]
         print(f"{heavy_['sessions']} different heavy settings at once: last at {heavy_['at_once_last_s']} s, "
