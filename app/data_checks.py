@@ -18,7 +18,7 @@ from ikviz.scale.cluster import scheduler_address
 
 
 def _persist(params) -> bool:
-    return params.source.kind != "upload"   # an upload and what is derived from it never reach the disk
+    return exp.source_kind(params.source) != "upload"   # an upload and what is derived from it never reach the disk
 
 
 def overview(data, file_notes: list[str]) -> None:
@@ -55,7 +55,8 @@ def show(name: str, res, params: exp.CheckParams | None = None, data=None) -> No
             colour, colour_name = data.values[pick], pick
     parts = plots.check_parts(name, res, colour=colour, colour_name=colour_name)
     # an uploaded file lives only in this session: a snippet could not load it elsewhere
-    source = (exp.check_run(name), params) if params is not None and params.source.kind == "bundled" else False
+    source = (exp.check_run(name), params) if params is not None and exp.source_kind(params.source) == "bundled" \
+        else False
     for i, fig in enumerate(parts["figures"]):
         figures.figure(fig, f"fig_{name}_{i}", source=source)
     for table in parts["tables"]:
@@ -122,13 +123,13 @@ def summary(shown: dict) -> None:
 def report(source, data, shown: dict, number: int) -> None:
     """The download of every check shown, as one standalone HTML file (built only when clicked)."""
     st.subheader(f"{number} · A report to keep")
-    title, fingerprint, lines = source.title(), exp.data_fingerprint(source, data), plots.data_lines(data)
+    title, fingerprint, lines = exp.data_title(source), exp.data_fingerprint(source, data), plots.data_lines(data)
 
     def build() -> bytes:
         return plots.report(title, shown, fingerprint=fingerprint, data_lines=lines).encode("utf-8")
 
     st.download_button("Download the report (HTML)", data=build, on_click="ignore",
-                       file_name=plots.report_file_name(source.name), mime="text/html", key="report",
+                       file_name=plots.report_file_name(exp.source_name(source)), mime="text/html", key="report",
                        disabled=not shown, help="One standalone HTML file: the summary first, then every check shown "
                                                 "above with its figures, numbers and settings, the file's SHA-256 and "
                                                 "the ikviz version.")
@@ -136,7 +137,7 @@ def report(source, data, shown: dict, number: int) -> None:
                "Run a check first: the report keeps every check run on this data.")
 
 
-def big_source(params: exp.CheckParams) -> exp.Source | None:
+def big_source(params: exp.CheckParams):
     """A big file on the server (only with ``IKVIZ_DATA_ROOT`` set): its label, one pass over every row on
     request, and the sample the checks use."""
     if exp.data_root() is None:
@@ -166,4 +167,4 @@ def big_source(params: exp.CheckParams) -> exp.Source | None:
     if texts["purity"]:
         st.markdown(texts["purity"])
     st.caption(f"Plots show {min(params.max_rows, res.n_rows):,} of {res.n_rows:,} rows.")
-    return exp.Source("big", path, label=big.label)
+    return exp.server_file(path, big.label)

@@ -2,8 +2,6 @@
 store call, memory only), the sheet, the missing values, the label (with the reason for the guess) and every
 column's role. Names and values from the file are shown as literal text (never as Markdown)."""
 
-import dataclasses
-
 import streamlit as st
 
 import store
@@ -15,7 +13,7 @@ from ikviz.plots import your_data as plots
 
 MISSING_LABELS = {"median": "impute: median (SimpleImputer)", "most_frequent": "impute: most frequent value",
                   "drop": "drop rows with missing values", "error": "refuse (say which lines)"}
-DEFAULTS = {f.name: f.default for f in dataclasses.fields(exp.Source)}   # the defaults ikviz check shares
+DEFAULTS = upload.UPLOAD_DEFAULTS   # the column choices' defaults, which ikviz check shares
 MANY_COLUMNS = 60   # above this, plain numeric features are chosen in one list instead of one box each
 
 
@@ -74,8 +72,9 @@ def _roles(info, label: str | None, fp: str, label_key: str) -> dict:
     return roles
 
 
-def source() -> tuple[exp.Source | None, list[str]]:
-    """The upload section: returns the source (None before a file is uploaded) and the notes already shown."""
+def source():
+    """The upload section: returns the source (an ``upload`` :class:`~ikviz.data.Data`; None before a file is
+    uploaded) and the notes already shown."""
     st.file_uploader("CSV/TSV (header row), Excel (.xlsx), Parquet or LIBSVM/svmlight file", key="uploader",
                      on_change=keep_upload, type=["csv", "txt", "tsv", "data", "svm", "libsvm", "svmlight", "xlsx",
                                                   "parquet", "pq"])
@@ -117,6 +116,6 @@ def source() -> tuple[exp.Source | None, list[str]]:
     with st.expander(f"Columns ({len(names)}) and a preview of the first rows", expanded=not ui.presenting()):
         st.dataframe(plots.column_table(info, label, roles), hide_index=True)
         st.dataframe(info.preview, hide_index=True)
-    src = exp.Source("upload", file.name, file, label, missing, tuple(sorted(roles.items())), sheet, indicator,
-                     codes)
+    src = exp.upload_data(file, label=label, missing=missing, roles=tuple(sorted(roles.items())), sheet=sheet,
+                          indicator=indicator, codes=codes)
     return src, list(info.notes)

@@ -109,8 +109,8 @@ def _check(args) -> int:
                   "to choose)", file=sys.stderr)
         elif label.lower() == "none":
             label = None
-        source = exp.Source("upload", path.name, file, label, missing, roles, args.sheet, args.indicator,
-                            not args.keep_codes, args.task)
+        source = exp.upload_data(file, label=label, missing=missing, roles=roles, sheet=args.sheet,
+                                 indicator=args.indicator, codes=not args.keep_codes, task=args.task)
         params = exp.CheckParams(source, args.rows, not args.no_scale, args.psi, args.t, args.seed, args.k)
         data = memo(exp.load_source)(source, args.rows, args.seed)
         print(f"{path.name}: {len(data.X):,} rows used, {data.X.shape[1]} features, "
@@ -124,7 +124,7 @@ def _check(args) -> int:
         named = str(exc) if str(exc).startswith(f"{path.name}:") else f"{path.name}: {exc}"
         print(f"ikviz check: {named}{hint}", file=sys.stderr)
         return 2
-    html = report(source.title(), {name: (params, res) for name, res in runs.items()},
+    html = report(exp.data_title(source), {name: (params, res) for name, res in runs.items()},
                   fingerprint=file.fingerprint, data_lines=data_lines(data))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -167,13 +167,15 @@ def _bench_pipeline(args) -> int:
 
 
 def exp_defaults() -> dict:
-    """The Your data page's defaults (``CheckParams`` and ``Source`` fields), which ``ikviz check`` shares."""
+    """The Your data page's defaults (``CheckParams`` fields and an upload's column choices,
+    :data:`ikviz.data.upload.UPLOAD_DEFAULTS`), which ``ikviz check`` shares."""
     import dataclasses
 
-    from .experiments.your_data import CheckParams, Source
+    from .data.upload import UPLOAD_DEFAULTS
+    from .experiments.your_data import CheckParams
 
     out = {f.name: f.default for f in dataclasses.fields(CheckParams) if f.name != "source"}
-    out.update({f.name: f.default for f in dataclasses.fields(Source)})
+    out.update(UPLOAD_DEFAULTS)
     return out
 
 

@@ -25,7 +25,7 @@ def _wide_csv(n=60, d=400, seed=0) -> bytes:
 
 
 def _params(raw, name="wide.csv", **kw) -> exp.CheckParams:
-    return exp.CheckParams(exp.Source("upload", name, exp.FileBytes(raw, name), "label"),
+    return exp.CheckParams(exp.upload_data(exp.FileBytes(raw, name), label="label"),
                            **{"max_rows": 500, "psi": 8, "t": 30, **kw})
 
 

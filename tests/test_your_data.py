@@ -10,7 +10,7 @@ import pytest
 import apptest
 from messy_files import MESSY, messy_bytes
 
-from ikviz.data import dataset_names, load_dataset
+from ikviz.data import Data, dataset_names, load_dataset
 from ikviz.data.upload import UserData, read_table, subsample
 from ikviz.experiments import your_data as exp
 from ikviz.runner import RunMemo
@@ -55,13 +55,13 @@ UPLOAD = ("a,b,label\n" + "".join(f"{i % 7},{(i * 3) % 11},{'xy'[i % 2]}\n" for 
 
 
 def test_runs_load_the_rows_once_and_equal_the_checks_on_those_rows():
-    p = exp.CheckParams(exp.Source("upload", "mine.csv", UPLOAD, "label"), max_rows=50, psi=8, t=30, seed=1)
+    p = exp.CheckParams(exp.upload_data(UPLOAD, name="mine.csv", label="label"), max_rows=50, psi=8, t=30, seed=1)
     memo, reports = RunMemo(), []
     svm = exp.svm_check_run(p, memo=memo, progress=lambda f, text: reports.append((f, text)))
     neighbours = exp.neighbour_check_run(p, memo=memo)
     data = subsample(read_table(UPLOAD, label="label"), 50, seed=1)
     X = exp.prepare(data.X)
-    # check_data, load_source, read_upload, source_rows: each computed once, shared by both runs
+    # check_data, load_source, read_source (the upload parsed), source_rows: each computed once, shared by both runs
     assert len(memo._results) == 4
     assert [r["accuracy"] for r in svm] == [r["accuracy"] for r in exp.svm_check(X, data.y, psi=8, t=30, seed=1)]
     np.testing.assert_array_equal(neighbours["n_eps"]["ik"], exp.neighbour_check(X, data.y, psi=8, t=30, seed=1)
@@ -77,7 +77,7 @@ def test_runs_load_the_rows_once_and_equal_the_checks_on_those_rows():
 def test_figures_and_tables_keep_class_names_and_state_the_sample():
     from ikviz.plots import your_data as plots
 
-    p = exp.CheckParams(exp.Source("upload", "mine.csv", UPLOAD, "label"), max_rows=50, psi=8, t=30, seed=1)
+    p = exp.CheckParams(exp.upload_data(UPLOAD, name="mine.csv", label="label"), max_rows=50, psi=8, t=30, seed=1)
     memo = RunMemo()
     _, y, about = exp._rows(p, memo)
     coords = np.zeros((len(y), 2))
@@ -96,10 +96,10 @@ def test_report_holds_every_check_with_settings_fingerprint_and_version():
     import ikviz
     from ikviz.plots import your_data as plots
 
-    p = exp.CheckParams(exp.Source("upload", "mine.csv", UPLOAD, "label"), max_rows=50, psi=8, t=30, seed=1)
+    p = exp.CheckParams(exp.upload_data(UPLOAD, name="mine.csv", label="label"), max_rows=50, psi=8, t=30, seed=1)
     runs = {"svm": (p, fake_svm(p)), "clustering": (p, fake_clustering(p)), "tsne": (p, fake_tsne(p))}
     fp = exp.data_fingerprint(p.source)
-    page = plots.report(p.source.title(), runs, fingerprint=fp, data_lines=["80 rows."])
+    page = plots.report(exp.data_title(p.source), runs, fingerprint=fp, data_lines=["80 rows."])
     assert page.count("<h2>") == 4 and page.count("<table") == 3  # summary + 3; meta + SVM + clustering
     assert page.index("<h2>Summary") < page.index("<h2>SVM")
     assert fp in page and ikviz.__version__ in page and "ψ = 8, t = 30, seed = 1" in page
@@ -109,7 +109,7 @@ def test_report_holds_every_check_with_settings_fingerprint_and_version():
 
 def test_runs_that_need_classes_say_so_without_a_label():
     raw = ("a,b\n" + "".join(f"{i % 7},{i % 5}\n" for i in range(40))).encode()
-    p = exp.CheckParams(exp.Source("upload", "plain.csv", raw), max_rows=50)
+    p = exp.CheckParams(exp.upload_data(raw, name="plain.csv"), max_rows=50)
     with pytest.raises(ValueError, match="at least two classes"):
         exp.svm_check_run(p)
 
@@ -190,7 +190,7 @@ def test_big_file_path_gives_the_cells_and_accuracy_of_the_in_memory_path(parque
 
 def test_big_file_sample_is_what_the_checks_see(parquet_folder, big_result):
     res, _ = big_result
-    data = exp.load_source(exp.Source("big", str(parquet_folder[0]), label="label"), 300, 3)
+    data = exp.load_source(exp.server_file(str(parquet_folder[0]), "label"), 300, 3)
     np.testing.assert_array_equal(data.X, res.sample.data.X)
     assert "A sample of 300 of the 4,000 rows" in data.notes[0]
 
@@ -308,7 +308,7 @@ def test_bundled_dataset_summary_and_checks_run_from_buttons(fake_checks):
         assert not at.exception and not at.error
     assert len(apptest.charts(at)) == 2  # neighbours and t-SNE
     assert len(at.dataframe) == 2            # SVM and clustering tables
-    assert ASKED == [exp.CheckParams(exp.Source("bundled", "wine"), 500, True, 16, 200, 4)]
+    assert ASKED == [exp.CheckParams(Data("wine"), 500, True, 16, 200, 4)]
     assert "IK has fewer hubs" in texts(at.markdown)
     assert "3-fold stratified cross-validation of 10 rows (seed 4)" in texts(at.caption)
     assert "Overall: IK ahead on 1 of 3 check(s) (neighbours)" in texts(at.markdown)

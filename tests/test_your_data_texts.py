@@ -5,6 +5,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from ikviz.data import Data
 from ikviz.data.upload import inspect_file, read_table, summary
 from ikviz.experiments import your_data as exp
 from ikviz.plots import your_data as plots
@@ -33,7 +34,7 @@ def test_check_step_shows_held_results_waits_for_a_first_run_and_reruns_only_che
     p = exp.CheckParams(psi=64)
     assert exp.check_step("tsne", True, _last(600.0), p, 1000) == ("show", None)   # held wins, however slow
     assert exp.check_step("svm", False, None, p, 1000) == ("button", None)
-    other = _last(0.1, source=exp.Source("bundled", "iris"))
+    other = _last(0.1, source=Data("iris"))
     assert exp.check_step("svm", False, other, p, 1000) == ("button", None)        # another data set: ask anew
     assert exp.check_step("svm", False, _last(0.5), p, 2000) == ("ask", 2.0)       # 2 s is not under 2 s
     assert exp.check_step("svm", False, _last(0.4), p, 2000) == ("auto", 1.6)      # 4 x 0.4 s < 2 s

@@ -11,7 +11,7 @@ import data_checks
 import store
 import ui
 import uploads
-from ikviz.data import dataset_info, dataset_label, dataset_names
+from ikviz.data import Data, dataset_info, dataset_label, dataset_names
 from ikviz.experiments import your_data as exp
 
 SOURCES = ["bundled dataset", "upload a file", "a big file on this server"]
@@ -31,7 +31,7 @@ with st.sidebar:
                              help="Browser uploads are capped at 50 MB and kept in memory only. Files bigger than "
                                   "memory (Parquet or CSV) are read from the server's disk with Dask, only when "
                                   "the server sets IKVIZ_DATA_ROOT.")
-params = ui.controls(exp.CheckParams, source=exp.Source())
+params = ui.controls(exp.CheckParams, source=Data("wine"))
 
 source = data = None
 file_notes: list[str] = []
@@ -40,15 +40,16 @@ with ui.guarded("the data"):
         name = ui.control(st.selectbox, "dataset", "dataset", "wine", options=dataset_names(),
                           format_func=dataset_label)
         st.caption(f"Source and licence: {dataset_info(name).licence}; see datasets/SOURCES.md.")
-        source = exp.Source("bundled", name)
+        source, file_notes = Data(name), [f"licence: {dataset_info(name).licence}"]   # shown in the caption above
     elif source_kind == "a big file on this server":
         source = data_checks.big_source(params)
     else:
         source, file_notes = uploads.source()
     if source is not None:
         params = dataclasses.replace(params, source=source)
-        data = store.compute(exp.load_source, source, params.max_rows, params.seed, inline=source.kind != "big",
-                             persist=source.kind != "upload")
+        kind = exp.source_kind(source)
+        data = store.compute(exp.load_source, source, params.max_rows, params.seed, inline=kind != "big",
+                             persist=kind != "upload")
 
 if data is not None:
     data_checks.overview(data, file_notes)

@@ -1,8 +1,8 @@
 """One plain description of the data a computation wants, resolved through one registry of loaders and one of steps.
 
 A :class:`Data` names its *source* (a generator, a bundled, fetched or joined
-data set: the names of :func:`ikviz.data.load`), the generator's options, a seed and
-an ordered tuple of named preparation :class:`Step`\\ s. :func:`resolve` turns it
+data set: the names of :func:`ikviz.data.load`; a user's ``upload``; a ``server-file``),
+the source's options, a seed and an ordered tuple of named preparation :class:`Step`\\ s. :func:`resolve` turns it
 into arrays: the source's loader in :data:`LOADERS` gives ``(X, y)``, then each
 step of :data:`STEPS` runs in the order declared (scaling before subsampling
 is not subsampling before scaling). An experiment states what it wants::
@@ -13,11 +13,35 @@ and never loads or scales by itself, so two views that state the same
 description show the same rows, and the description is the cache key
 (a frozen dataclass of plain values).
 
+Two sources hold a caller's own data, never a process's:
+
+``upload``
+    an uploaded file read by :func:`ikviz.data.upload.read_table`: options
+    ``file`` (a :class:`~ikviz.data.upload.FileBytes`, equal and hashed by its
+    SHA-256, so the description stays a small key) and the column choices of
+    :data:`~ikviz.data.upload.UPLOAD_DEFAULTS` (``label``, ``missing``,
+    ``roles``, ``sheet``, ``indicator``, ``codes``, ``task``);
+``server-file``
+    a sample of ``rows`` rows (``label``: the label column) of the Parquet/CSV
+    data at ``path`` on the server, drawn by row index with the description's
+    seed, read only where the server allows it
+    (:func:`ikviz.data.files.load_server_file`).
+
+Neither is held in the process's cache: resolved with a ``memo`` (the
+caller's store), the source is read once per file and options as a block of
+that memo (session memory), and steps run on it; without one, at each resolve.
+
 The steps:
 
 ``subsample``
     at most ``n`` rows, drawn without replacement with ``seed`` (the
     description's unless given), kept in their original order;
+``stratified``
+    at most ``n`` rows drawn with ``seed`` (the description's unless given),
+    stratified by class when the source says it has two classes or more and
+    is not a regression target (:func:`ikviz.data.upload.stratified_rows`:
+    the Your data checks' draw); the other columns the source holds
+    (``about["values"]``) follow the rows, and a note says what was kept;
 ``stream``
     the rows in a seeded random order, the first ``n`` of it (all without
     ``n``): ``default_rng(seed).permutation(rows)[:n]``, ``seed`` the
@@ -94,7 +118,8 @@ from .density_ratio import density_ratio
 from .real import dataset_info, dataset_names, load_dataset
 from .synthetic import four_quadrants, uniform, w_gaussians
 
-__all__ = ["Data", "HELD_BYTES", "JOINED", "LOADERS", "Prepared", "STEPS", "Step", "loader", "resolve", "step"]
+__all__ = ["CALLER_SOURCES", "Data", "HELD_BYTES", "JOINED", "LOADERS", "Prepared", "STEPS", "Step", "loader",
+           "read_source", "resolve", "step"]
 
 
 # ------------------------------------------------------------------------------------------- loaders
@@ -151,6 +176,22 @@ def _joined(name, seed, **options):
         f"the rows of {', then '.join(JOINED[name])}", *dict.fromkeys(n for *_, a in parts for n in a["notes"]))
 
 
+def _upload(seed, **options):
+    from .upload import load_upload
+
+    return load_upload(seed, **options)
+
+
+def _server_file(seed, **options):
+    from .files import load_server_file
+
+    return load_server_file(seed, **options)
+
+
+#: the sources that hold a caller's own data (a session's upload, a file on the server the user typed): never held
+#: in the process's cache, read as a block of the caller's memo when :func:`resolve` is given one
+CALLER_SOURCES: dict[str, Callable] = {"upload": _upload, "server-file": _server_file}
+
 #: the generators: name -> function(seed, **options) -> (X, y)
 GENERATORS: dict[str, Callable] = {
     "uniform": _uniform,
@@ -161,11 +202,13 @@ GENERATORS: dict[str, Callable] = {
 }
 #: every source a :class:`Data` may name -> function(seed, **options) -> (X, y) or (X, y, about), ``about`` a
 #: mapping of what the source says about itself (:attr:`Prepared.about`): the generators, then the bundled data
-#: sets, then the paper-size ones (fetched or joined; read only when resolved)
+#: sets, then the paper-size ones (fetched or joined; read only when resolved), then a caller's own data
+#: (:data:`CALLER_SOURCES`: an upload, a file on the server)
 LOADERS: dict[str, Callable] = {
     **GENERATORS,
     **{name: partial(_real, name) for name in dataset_names() + dataset_names(fetched=True) if name not in GENERATORS},
     **{name: partial(_joined, name) for name in JOINED},
+    **CALLER_SOURCES,
 }
 
 
@@ -215,7 +258,15 @@ class Prepared:
     ``title`` (str), ``columns`` (one name per column of ``X``), ``classes``
     (one name per class code of ``y``) and ``notes`` (tuple of str). The
     bundled and fetched data sets fill all four; a step that changes the
-    columns renames them (``tsne``). Each :func:`resolve` gets its own dict.
+    columns renames them (``tsne``), one that draws rows adds its note
+    (``stratified``). An upload also says what
+    :class:`~ikviz.data.upload.UserData` carries (``label``, ``task``:
+    "classification", "regression" or None, ``missing``, ``fingerprint``,
+    ``file``, ``values``: every column as read, row by row), a file on the
+    server its ``row_index`` and ``of_rows`` (see
+    :func:`ikviz.data.upload.user_data`). Each :func:`resolve` gets its own dict.
+
+    ``y`` is None for a source without a label (an upload without a label column).
 
     Examples
     --------
@@ -242,14 +293,30 @@ def _subsample(got: Prepared, data: Data, *, n: int, seed: int | None = None) ->
         return got
     keep = np.sort(np.random.default_rng(data.seed if seed is None else seed).choice(len(got.X), int(n),
                                                                                      replace=False))
-    return replace(got, X=got.X[keep], y=got.y[keep])
+    return replace(got, X=got.X[keep], y=None if got.y is None else got.y[keep])
+
+
+def _stratified(got: Prepared, data: Data, *, n: int, seed: int | None = None) -> Prepared:
+    from .upload import stratified_rows, subsample_note
+
+    if isinstance(n, bool) or not isinstance(n, Integral) or n < 1:
+        raise ValueError(f"stratified's n must be an integer >= 1; got {n!r}.")
+    seed = data.seed if seed is None else seed
+    rows = len(got.X)
+    keep = stratified_rows(got.y, got.about.get("classes", ()), got.about.get("task"), rows, int(n), seed)
+    if keep is None:
+        return got
+    about = {**got.about, "notes": (*got.about.get("notes", ()), subsample_note(int(n), rows, seed))}
+    if "values" in about:
+        about["values"] = {k: v[keep] for k, v in about["values"].items()}
+    return replace(got, X=got.X[keep], y=None if got.y is None else got.y[keep], about=about)
 
 
 def _stream(got: Prepared, data: Data, *, n: int | None = None, seed: int | None = None) -> Prepared:
     if n is not None and (isinstance(n, bool) or not isinstance(n, Integral) or n < 1):
         raise ValueError(f"stream's n must be an integer >= 1 or None (every row); got {n!r}.")
-    order = np.random.default_rng(data.seed if seed is None else seed).permutation(len(got.y))[:n]
-    return replace(got, X=got.X[order], y=got.y[order])
+    order = np.random.default_rng(data.seed if seed is None else seed).permutation(len(got.X))[:n]
+    return replace(got, X=got.X[order], y=None if got.y is None else got.y[order])
 
 
 def _minmax(got: Prepared, data: Data) -> Prepared:
@@ -341,6 +408,7 @@ def _read_only(got: Prepared, data: Data) -> Prepared:
 #: step name -> function(prepared, data, **options) -> prepared; see the module docstring
 STEPS: dict[str, Callable] = {
     "subsample": _subsample,
+    "stratified": _stratified,
     "stream": _stream,
     "minmax": _minmax,
     "standard": _standard,
@@ -411,11 +479,13 @@ class Data:
     Parameters
     ----------
     source : str
-        A generator, bundled or fetched data set (any spelling :func:`canonical_name` accepts).
+        A generator, bundled or fetched data set (any spelling :func:`canonical_name` accepts), ``upload`` or
+        ``server-file``.
     seed : int, default=0
         The generator's seed, and the seed of the steps that draw without one of their own.
     options : mapping or tuple of pairs, default=()
-        The generator's own parameters (``n``, ``d``, ``w``, ``n_per_cluster``...); kept as sorted pairs.
+        The generator's own parameters (``n``, ``d``, ``w``, ``n_per_cluster``...), an upload's file and column
+        choices, a server file's path, label and rows; kept as sorted pairs.
     steps : tuple of str or Step, default=()
         Run in this order; a bare name is the step without options.
 
@@ -441,8 +511,8 @@ class Data:
             raise ValueError(f"steps must be a tuple of steps; got {self.steps!r} (write ({self.steps!r},)).")
         object.__setattr__(self, "steps", tuple(s if isinstance(s, Step) else Step(s) for s in self.steps))
 
-    def resolve(self) -> Prepared:
-        """The arrays this describes (:func:`resolve`).
+    def resolve(self, *, memo=None) -> Prepared:
+        """The arrays this describes (:func:`resolve`; ``memo``: the caller's, for an upload or a server file).
 
         Examples
         --------
@@ -450,11 +520,11 @@ class Data:
         >>> Data("uniform", options={"n": 5, "d": 3}).resolve().X.shape
         (5, 3)
         """
-        return resolve(self)
+        return resolve(self) if memo is None else resolve(self, memo=memo)
 
 
-def _arrays(X, y) -> tuple[np.ndarray, np.ndarray]:
-    return np.asarray(X, dtype=np.float64), np.asarray(y)
+def _arrays(X, y) -> tuple[np.ndarray, np.ndarray | None]:
+    return np.asarray(X, dtype=np.float64), None if y is None else np.asarray(y)
 
 
 def _loaded(got) -> Prepared:
@@ -527,16 +597,38 @@ def _own(held: Prepared) -> Prepared:
 _HELD = _Held(HELD_BYTES)
 #: the sources :data:`_HELD` may hold: the bundled, fetched and joined data sets (a generator's rows change with
 #: its seed; nothing else, an upload least of all, belongs in a cache of the process)
-_REAL = frozenset(LOADERS) - frozenset(GENERATORS)
+_REAL = frozenset(LOADERS) - frozenset(GENERATORS) - frozenset(CALLER_SOURCES)
 #: the steps whose result depends on the rows alone (no seed, no other data): a real set is held after them
 _OF_ROWS = frozenset({"minmax", "standard", "libsvm", "rescale"})
 
 
-def _start(data: Data) -> tuple[Prepared, tuple[Step, ...]]:
+def read_source(source: str, seed: int = 0, options: tuple = ()) -> Prepared:
+    """Source ``source``'s loader (:data:`LOADERS`) with ``seed`` and ``options``, its arrays read-only: the block
+    :func:`resolve` asks a caller's memo for (an upload parsed once per file and choices, in that memo only).
+
+    Examples
+    --------
+    >>> from ikviz.data.description import read_source
+    >>> got = read_source("uniform", 0, (("n", 4),))
+    >>> got.X.shape, got.X.flags.writeable
+    ((4, 2), False)
+    """
+    got = _loaded(loader(source)(seed, **dict(options)))
+    for a in (got.X, got.y):
+        if a is not None:
+            a.flags.writeable = False
+    return got
+
+
+def _start(data: Data, memo=None) -> tuple[Prepared, tuple[Step, ...]]:
     """``data``'s source and the steps left to run: a real set from :data:`_HELD` as read, or after its leading
-    row-only steps (read-only arrays; both held, LRU); a generator's arrays fresh, every step left."""
+    row-only steps (read-only arrays; both held, LRU); a caller's source (:data:`CALLER_SOURCES`) as a block of
+    ``memo`` when given (read-only arrays, the memo's); a generator's arrays fresh, every step left."""
     def read():
         return _loaded(loader(data.source)(data.seed, **dict(data.options)))
+
+    if data.source in CALLER_SOURCES and memo is not None:
+        return _own(memo(read_source)(data.source, data.seed, data.options)), data.steps
 
     if data.source not in _REAL or data.options:  # a real set with options: its loader says what is wrong
         return read(), data.steps
@@ -554,12 +646,16 @@ def _start(data: Data) -> tuple[Prepared, tuple[Step, ...]]:
     return (_HELD.get((data.source, lead), scaled) if lead else _HELD.get((data.source, ()), read)), data.steps[k:]
 
 
-def resolve(data: Data) -> Prepared:
+def resolve(data: Data, *, memo=None) -> Prepared:
     """The arrays ``data`` describes: its source's loader, then each step in the order declared.
 
     Parameters
     ----------
     data : Data
+    memo : callable, optional
+        The caller's memo (:mod:`ikviz.runner`: ``memo(fn)(*args)``, e.g. the app's store for one session): an
+        upload or a file on the server (:data:`CALLER_SOURCES`) is read as its block :func:`read_source`, once per
+        file and options, and held where the memo holds it, never in the process's cache. Other sources ignore it.
 
     Returns
     -------
@@ -578,7 +674,7 @@ def resolve(data: Data) -> Prepared:
     if not isinstance(data, Data):
         raise TypeError(f"resolve takes a Data description; got {type(data).__name__}.")
     loader(data.source)  # an unknown name is refused before anything is read
-    got, steps = _start(data)
+    got, steps = _start(data, memo)
     for s in steps:
         got = STEPS[s.name](got, data, **dict(s.options))
     if all(s.name != "read-only" for s in data.steps):  # the held arrays (or views of them) as writable copies

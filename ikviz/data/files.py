@@ -35,8 +35,9 @@ import numpy as np
 
 from .. import _limits
 
-__all__ = ["CHUNK_ROWS", "CSV_BLOCKSIZE", "CSV_SUFFIXES", "PARQUET_SUFFIXES", "Dataset", "Piece", "Source",
-           "find_files", "open_source", "read_dataset"]
+__all__ = ["CHUNK_ROWS", "CSV_BLOCKSIZE", "CSV_SUFFIXES", "DATA_ROOT_ENV", "DATA_SUFFIXES", "PARQUET_SUFFIXES",
+           "SERVER_FILE_DEFAULTS", "Dataset", "Piece", "Source", "check_data_path", "data_root", "find_files",
+           "load_server_file", "open_source", "path_help", "read_dataset", "server_file_options"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CSV_SUFFIXES = (".csv",)
@@ -517,3 +518,168 @@ def _read_csv_piece(piece: Piece, features, label):
     _check_values(df, features, label, piece.path, lambda i: line(_line_of_row(data, i)), kind="csv")
     keep = list(features) + ([label] if label is not None else [])
     return df[keep]
+
+
+# ------------------------------------------------------------------ a file on the server as a source of ikviz.data.Data
+DATA_ROOT_ENV = "IKVIZ_DATA_ROOT"
+#: what the server reads from a typed path (the formats above); nothing else is opened
+DATA_SUFFIXES = PARQUET_SUFFIXES + CSV_SUFFIXES
+
+
+def data_root() -> Path | None:
+    """The folder typed paths must lie in (``$IKVIZ_DATA_ROOT``), or None: reading files on the server is off."""
+    root = os.environ.get(DATA_ROOT_ENV, "").strip()
+    return Path(root).expanduser().resolve() if root else None
+
+
+def path_help() -> str:
+    """How a typed path is read, and which paths may be typed (from ``$IKVIZ_DATA_ROOT``).
+
+    Examples
+    --------
+    >>> from ikviz.data.files import path_help
+    >>> "Only Parquet (.parquet, .pq) and CSV (.csv) files are opened." in path_help()
+    True
+    """
+    root = data_root()
+    where = (f"Only paths inside {root} can be read ({DATA_ROOT_ENV}); a relative path is taken from there." if root
+             else f"Reading files on this server is off: set {DATA_ROOT_ENV} to the folder it may read.")
+    return ("Read with Dask, never loaded whole: the kernel is fitted on rows drawn by row index, every row is "
+            "mapped to its cells, IK + OGD and FOGD learn from every row. Only Parquet (.parquet, .pq) and CSV "
+            f"(.csv) files are opened. {where}")
+
+
+def _refusal(text: str) -> ValueError:
+    """The one refusal of a typed path, whatever the reason (missing, outside the root, not data): no oracle."""
+    shown = text if len(text) <= 200 else text[:200] + "…"
+    return ValueError(f"No Parquet or CSV data this server may read at {shown!r}. Type the path of a .parquet, .pq "
+                      f"or .csv file, a folder or a glob of them, inside the folder {DATA_ROOT_ENV} names.")
+
+
+def check_data_path(path: str) -> str:
+    """``path`` as an absolute path if it names Parquet/CSV data the server may read, else a ``ValueError``.
+
+    Off unless ``$IKVIZ_DATA_ROOT`` is set. The path (relative ones are taken
+    from the root) is normalised as text and checked to lie inside the root
+    before anything on disk is looked at; only then are the files it names
+    found, each followed through links and checked again, and each must be a
+    Parquet or CSV file. Every refusal reads the same, so a typed path tells
+    nothing about what exists outside the data (``root/*/../../../etc/shadow``
+    is refused like a missing file). Never opens a file.
+
+    Examples
+    --------
+    >>> import os
+    >>> from ikviz.data.files import check_data_path
+    >>> os.environ.pop("IKVIZ_DATA_ROOT", None) and None
+    >>> check_data_path("/etc/passwd")
+    Traceback (most recent call last):
+    ...
+    ValueError: Reading files on this server is off: set IKVIZ_DATA_ROOT to the folder it may read.
+    """
+    text = _limits.check_path_text(str(path)).strip()
+    root = data_root()
+    if root is None:
+        raise ValueError(f"Reading files on this server is off: set {DATA_ROOT_ENV} to the folder it may read.")
+    if not text:
+        raise ValueError("Type the path of a Parquet or CSV file, a folder of them, or a glob.")
+    full = os.path.normpath(os.path.join(str(root), os.path.expanduser(text)))   # text only: no stat, no glob
+    if not Path(full).is_relative_to(root):
+        raise _refusal(text)
+    glob = any(ch in full for ch in "*?[")
+    if not glob:
+        real = Path(full).resolve()
+        if not real.is_relative_to(root) or not real.exists():
+            raise _refusal(text)
+        if real.is_file() and real.suffix.lower() not in DATA_SUFFIXES:
+            raise _refusal(text)
+    try:
+        files = find_files(full)
+    except (ValueError, OSError):
+        raise _refusal(text) from None
+    if not files:
+        raise _refusal(text)
+    for file in files:
+        real = Path(file).resolve()
+        if real.suffix.lower() not in DATA_SUFFIXES or not real.is_relative_to(root):
+            raise _refusal(text)
+    return full
+
+
+#: the options of the ``server-file`` source and their defaults: the label column (None: no classes) and the rows
+#: drawn by row index (the checks' sample; the file is never read whole); ``path`` has none
+SERVER_FILE_DEFAULTS: dict = {"label": None, "rows": 2000}
+
+
+def server_file_options(path, **choices) -> dict:
+    """The options of a ``server-file`` source, defaults filled in and checked (a ``ValueError`` says what to fix).
+    The path is checked when the source is read (:func:`check_data_path`), not here.
+
+    Examples
+    --------
+    >>> from ikviz.data.files import server_file_options
+    >>> server_file_options("big/part0.parquet", label="label")
+    {'label': 'label', 'rows': 2000, 'path': 'big/part0.parquet'}
+    >>> server_file_options("big", sample=5)
+    Traceback (most recent call last):
+    ...
+    ValueError: A file on the server takes the options path, label, rows; got unknown 'sample'.
+    """
+    unknown = sorted(set(choices) - set(SERVER_FILE_DEFAULTS))
+    if unknown:
+        raise ValueError(f"A file on the server takes the options path, {', '.join(SERVER_FILE_DEFAULTS)}; got unknown "
+                         f"{', '.join(map(repr, unknown))}.")
+    if not isinstance(path, str) or not path.strip():
+        raise ValueError(f"A file on the server needs path='...': a Parquet or CSV file, a folder or a glob; got "
+                         f"{path!r}.")
+    out = {**SERVER_FILE_DEFAULTS, **choices, "path": path}
+    rows = out["rows"]
+    if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 1:
+        raise ValueError(f"A file on the server's option rows must be an integer >= 1; got {rows!r}.")
+    if out["label"] is not None and not isinstance(out["label"], str):
+        raise ValueError(f"A file on the server's option label must be a column name (str) or None; got "
+                         f"{out['label']!r}.")
+    return {**out, "rows": int(rows)}
+
+
+def load_server_file(seed: int = 0, **options) -> tuple:
+    """The loader of the ``server-file`` source (:data:`ikviz.data.description.LOADERS`): ``options["rows"]`` rows
+    of the Parquet/CSV data at ``options["path"]``, drawn at random with ``seed`` by row index (only the blocks that
+    hold them are read; the file never whole), as ``(X, y, about)``.
+
+    Read only when the server allows it (:func:`check_data_path`: ``$IKVIZ_DATA_ROOT``) and within the bounds of
+    :mod:`ikviz._limits`. Labels are coded 0..k-1 in the order of their sorted values (``about["classes"]``);
+    ``about["row_index"]`` holds the sorted rows drawn, ``about["of_rows"]`` how many the data has. Dask computes
+    on the default scheduler, or the cluster a caller started (:func:`ikviz.scale.run.shared_client`).
+
+    Examples
+    --------
+    >>> import os
+    >>> from ikviz.data.files import load_server_file
+    >>> os.environ.pop("IKVIZ_DATA_ROOT", None) and None
+    >>> load_server_file(0, path="big.parquet")
+    Traceback (most recent call last):
+    ...
+    ValueError: Reading files on this server is off: set IKVIZ_DATA_ROOT to the folder it may read.
+    """
+    from .._dask import n_rows, take_rows
+
+    options = server_file_options(options.pop("path", None), **options)
+    label = options["label"]
+    path = check_data_path(options["path"])
+    ds = read_dataset(path, None, label)
+    n = n_rows(ds.X)
+    if n < 2:
+        raise ValueError(f"{path} holds {n} row(s); the checks need at least 2.")
+    index = np.sort(np.random.default_rng(seed).choice(n, min(options["rows"], n), replace=False))
+    X = take_rows(ds.X, index)
+    y, classes = None, []
+    if label is not None:
+        raw = np.asarray(ds.y[index].compute())  # only the chunks that hold sampled rows
+        values, y = np.unique(raw, return_inverse=True)
+        classes = [str(v) for v in values]
+    note = (f"A sample of {len(index):,} of the {n:,} rows, drawn at random by row index (seed {seed}): "
+            "the checks and plots below use these rows.")
+    return X, y, {"title": options["path"], "columns": tuple(ds.features), "classes": tuple(classes),
+                  "notes": (note,), "label": label or "label", "task": "classification" if label is not None else None,
+                  "row_index": index, "of_rows": int(n)}

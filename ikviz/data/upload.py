@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -954,8 +956,44 @@ def constant_columns(X: np.ndarray) -> list[int]:
     return [j for j in range(X.shape[1]) if np.ptp(X[:, j]) == 0]
 
 
+def stratified_rows(y, classes, task: str | None, n_rows: int, max_rows: int, seed: int = 0) -> np.ndarray | None:
+    """The sorted rows :func:`subsample` keeps of ``n_rows`` (None when all ``n_rows`` <= ``max_rows`` are kept).
+
+    Stratified by class (scikit-learn's ``train_test_split`` with ``seed``) when ``y`` holds two classes or more
+    (``classes``) and each has two rows or more; else drawn without replacement with ``default_rng(seed)``. The
+    one draw of the Your data checks, here and in the ``stratified`` step of :mod:`ikviz.data.description`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ikviz.data.upload import stratified_rows
+    >>> stratified_rows(np.array([0, 1] * 5), ["a", "b"], "classification", 10, 4, seed=0).tolist()
+    [0, 1, 4, 5]
+    >>> stratified_rows(None, [], None, 3, 5) is None
+    True
+    """
+    if n_rows <= max_rows:
+        return None
+    rng = np.random.default_rng(seed)
+    if y is not None and task != "regression" and len(classes) > 1:
+        from sklearn.model_selection import train_test_split
+
+        counts = np.bincount(y)
+        strat = y if counts.min() >= 2 else None
+        keep, _ = train_test_split(np.arange(n_rows), train_size=max_rows, random_state=seed, stratify=strat)
+        return np.sort(keep)
+    return np.sort(rng.choice(n_rows, max_rows, replace=False))
+
+
+def subsample_note(kept: int, n_rows: int, seed: int) -> str:
+    """The note a subsample adds to the data's notes."""
+    return f"Subsampled {kept:,} of {n_rows:,} rows at random (seed {seed}) to keep the comparisons interactive."
+
+
 def subsample(data: UserData, max_rows: int, seed: int = 0) -> UserData:
     r"""At most ``max_rows`` rows, drawn at random (stratified by class where possible), with a note.
+
+    The draw is :func:`stratified_rows` (the ``stratified`` step of a :class:`ikviz.data.Data` description).
 
     Examples
     --------
@@ -966,22 +1004,12 @@ def subsample(data: UserData, max_rows: int, seed: int = 0) -> UserData:
     (4, [0, 0, 1, 1], 'Subsampled 4 of')
     """
     n = len(data.X)
-    if n <= max_rows:
+    keep = stratified_rows(data.y, data.classes, data.task, n, max_rows, seed)
+    if keep is None:
         return data
-    rng = np.random.default_rng(seed)
-    if data.y is not None and data.task != "regression" and len(data.classes) > 1:
-        from sklearn.model_selection import train_test_split
-
-        counts = np.bincount(data.y)
-        strat = data.y if counts.min() >= 2 else None
-        keep, _ = train_test_split(np.arange(n), train_size=max_rows, random_state=seed, stratify=strat)
-        keep = np.sort(keep)
-    else:
-        keep = np.sort(rng.choice(n, max_rows, replace=False))
-    note = f"Subsampled {max_rows:,} of {n:,} rows at random (seed {seed}) to keep the comparisons interactive."
     return UserData(data.X[keep], None if data.y is None else data.y[keep], data.feature_names, data.label_name,
-                    data.classes, data.notes + [note], data.fingerprint, data.source, data.task, data.missing,
-                    {k: v[keep] for k, v in data.values.items()})
+                    data.classes, data.notes + [subsample_note(max_rows, n, seed)], data.fingerprint, data.source,
+                    data.task, data.missing, {k: v[keep] for k, v in data.values.items()})
 
 
 def summary(data: UserData) -> dict:
@@ -1000,3 +1028,178 @@ def summary(data: UserData) -> dict:
             "classes": len(data.classes) if classy else 0, "class_counts": counts,
             "constant_columns": [data.feature_names[j] for j in constant_columns(data.X)],
             "notes": list(data.notes)}
+
+
+# ------------------------------------------------------------------ an upload as a source of ikviz.data.Data
+class FileBytes:
+    """An uploaded file's bytes, known by their SHA-256 fingerprint.
+
+    Equal, hashed, tokenised and pickled by the fingerprint (and name) only, so
+    a :class:`ikviz.data.Data` naming an upload stays a small cache key: a memo
+    key of a 50 MB upload digests 64 characters instead of the whole file on
+    every rerun. The bytes of a file unpickled in this process are found again
+    while any :class:`FileBytes` of it is alive; elsewhere they are not sent.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import FileBytes
+    >>> a, b = FileBytes(b"x,y\\n1,2\\n", "a.csv"), FileBytes(b"x,y\\n1,2\\n", "a.csv")
+    >>> a == b, hash(a) == hash(b), a.fingerprint[:12], len(a)
+    (True, True, '81bf9fa83c6f', 8)
+    """
+
+    __slots__ = ("__weakref__", "fingerprint", "name", "raw")
+    # fingerprint -> a live FileBytes of it: weak (the bytes live as long as their session holds them), and read
+    # and written under the lock (sessions upload, and the store's workers copy, from their own threads)
+    _alive: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+    _alive_lock = threading.Lock()
+
+    def __init__(self, raw: bytes, name: str = ""):
+        import hashlib
+
+        self.raw = bytes(raw)
+        self.name = str(name or "")
+        self.fingerprint = hashlib.sha256(self.raw).hexdigest()
+        with FileBytes._alive_lock:
+            FileBytes._alive[self.fingerprint] = self
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FileBytes) and (self.fingerprint, self.name) == (other.fingerprint, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.fingerprint, self.name))
+
+    def __repr__(self) -> str:
+        return f"FileBytes({self.name!r}, {len(self.raw):,} bytes, sha256 {self.fingerprint[:12]})"
+
+    def __reduce__(self):
+        return _file_bytes, (self.fingerprint, self.name)
+
+    def __dask_tokenize__(self):
+        return ("ikviz.data.upload.FileBytes", self.fingerprint, self.name)
+
+
+def _file_bytes(fingerprint: str, name: str) -> FileBytes:
+    with FileBytes._alive_lock:
+        found = FileBytes._alive.get(fingerprint)
+    if found is None:
+        raise ValueError(f"The bytes of {name or 'the uploaded file'} are no longer held: upload it again.")
+    return found if found.name == name else FileBytes(found.raw, name)
+
+
+def as_file(raw, name: str = "") -> FileBytes:
+    """``raw`` (bytes, str or :class:`FileBytes`) as :class:`FileBytes`.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import as_file
+    >>> as_file("a,b\\n1,2\\n", "mine.csv")  # doctest: +ELLIPSIS
+    FileBytes('mine.csv', 8 bytes, sha256 ...)
+    """
+    if isinstance(raw, FileBytes):
+        return raw
+    return FileBytes(raw.encode("utf-8") if isinstance(raw, str) else raw, name)
+
+
+#: the column choices of an upload (the options of the ``upload`` source beside ``file``) and their defaults, the
+#: Your data page's and ``ikviz check``'s: the label column (None: none), missing values (one of
+#: :data:`MISSING_CHOICES`), (column, role) pairs (:data:`ROLES`), an Excel sheet (None: the first), a 0/1 column
+#: per imputed feature, detected missing-value codes counted as missing, the task (:data:`TASKS`)
+UPLOAD_DEFAULTS: dict = {"label": None, "missing": "median", "roles": (), "sheet": None, "indicator": False,
+                         "codes": True, "task": "auto"}
+
+
+def upload_options(file, **choices) -> dict:
+    """The options of an ``upload`` source: ``file`` (:class:`FileBytes`) and every column choice, defaults filled
+    in (so one choice has one spelling, and one cache key), checked; a ``ValueError`` says what to fix.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import FileBytes, upload_options
+    >>> sorted(upload_options(FileBytes(b"a,b\\n1,2\\n", "x.csv"), label="b"))
+    ['codes', 'file', 'indicator', 'label', 'missing', 'roles', 'sheet', 'task']
+    >>> upload_options(FileBytes(b"a\\n1\\n", "x.csv"), missing="mean")
+    Traceback (most recent call last):
+    ...
+    ValueError: The upload's option missing must be one of median, most_frequent, drop, error; got 'mean'.
+    """
+    unknown = sorted(set(choices) - set(UPLOAD_DEFAULTS))
+    if unknown:
+        raise ValueError(f"An upload takes the options file, {', '.join(UPLOAD_DEFAULTS)}; got unknown "
+                         f"{', '.join(map(repr, unknown))}.")
+    if not isinstance(file, FileBytes):
+        raise ValueError("An upload needs file=FileBytes(raw, name): the uploaded file's bytes; got "
+                         f"{type(file).__name__}.")
+    out = {**UPLOAD_DEFAULTS, **choices}
+    roles = out["roles"]
+    roles = roles.items() if isinstance(roles, dict) else roles
+    try:
+        roles = tuple(sorted((str(name), str(role)) for name, role in roles))
+    except (TypeError, ValueError):
+        raise ValueError(f"The upload's option roles must be (column, role) pairs; got {out['roles']!r}.") from None
+    for name, role in roles:
+        if role not in ROLES:   # read_table's words
+            raise ValueError(f"The role of column {name!r} must be one of {', '.join(ROLES)}; got {role!r}.")
+    for name, allowed in (("missing", MISSING_CHOICES), ("task", TASKS)):
+        if out[name] not in allowed:
+            raise ValueError(f"The upload's option {name} must be one of {', '.join(allowed)}; got {out[name]!r}.")
+    for name in ("indicator", "codes"):
+        if not isinstance(out[name], (bool, np.bool_)):
+            raise ValueError(f"The upload's option {name} must be True or False; got {out[name]!r}.")
+    for name in ("label", "sheet"):
+        if out[name] is not None and not isinstance(out[name], str):
+            raise ValueError(f"The upload's option {name} must be a column name (str) or None; got {out[name]!r}.")
+    return {**out, "file": file, "roles": roles, "indicator": bool(out["indicator"]), "codes": bool(out["codes"])}
+
+
+def about_of(data: UserData) -> dict:
+    """What a :class:`UserData` carries beyond ``X`` and ``y``, as :attr:`ikviz.data.Prepared.about`: ``title``,
+    ``columns``, ``classes``, ``notes``, and ``label``, ``task``, ``missing``, ``fingerprint``, ``file`` and
+    ``values`` (see :func:`user_data`, which turns it back)."""
+    return {"title": data.source or "your file", "columns": tuple(data.feature_names), "classes": tuple(data.classes),
+            "notes": tuple(data.notes), "label": data.label_name, "task": data.task, "missing": data.missing,
+            "fingerprint": data.fingerprint, "file": data.source, "values": dict(data.values)}
+
+
+def user_data(got) -> UserData:
+    """A resolved :class:`ikviz.data.Prepared` as the :class:`UserData` the Your data checks and page read.
+
+    ``about`` gives the names, classes, notes, task and the rest (:func:`about_of`); a source that says less (a
+    bundled set) gets its columns as named there, its label called "label" and the classes of its codes.
+
+    Examples
+    --------
+    >>> from ikviz.data import Data, step
+    >>> from ikviz.data.upload import user_data
+    >>> data = user_data(Data("iris", steps=(step("stratified", n=30, seed=0),)).resolve())
+    >>> data.X.shape, data.classes, data.task, data.notes[-1][:13]
+    ((30, 4), ['0', '1', '2'], 'classification', 'Subsampled 30')
+    """
+    about = got.about
+    columns = about.get("columns") or tuple(f"x{j + 1}" for j in range(got.X.shape[1]))
+    return UserData(got.X, got.y, list(columns), about.get("label", "label" if got.y is not None else None),
+                    list(about.get("classes", ())), list(about.get("notes", ())), about.get("fingerprint", ""),
+                    about.get("file"), about.get("task"), about.get("missing", ""), dict(about.get("values", {})))
+
+
+def load_upload(seed: int = 0, **options) -> tuple:
+    """The loader of the ``upload`` source (:data:`ikviz.data.description.LOADERS`): ``(X, y, about)`` of
+    :func:`read_table` of ``options["file"]`` with the column choices of :func:`upload_options` (``seed`` unused:
+    a file is what it is). ``y`` is None without a label.
+
+    Examples
+    --------
+    >>> from ikviz.data.upload import FileBytes, load_upload
+    >>> X, y, about = load_upload(file=FileBytes(b"a,b,c\\n1,2,x\\n3,4,y\\n", "t.csv"), label="c")
+    >>> X.shape, y.tolist(), about["classes"], about["title"]
+    ((2, 2), [0, 1], ('x', 'y'), 't.csv')
+    """
+    options = upload_options(options.pop("file", None), **options)
+    file = options["file"]
+    data = read_table(file.raw, label=options["label"], missing=options["missing"], filename=file.name or None,
+                      roles=dict(options["roles"]) or None, sheet=options["sheet"], indicator=options["indicator"],
+                      codes=options["codes"], task=options["task"])
+    return data.X, data.y, about_of(data)

@@ -21,9 +21,10 @@ sure they are, and gives an overall verdict; :func:`numbers` is what
 
 Each has a run (:func:`neighbour_check_run`, :func:`svm_check_run`,
 :func:`tsne_check_run`, :func:`clustering_check_run`) with the signature of
-:mod:`ikviz.runner`: its :class:`CheckParams` name the data (a :class:`Source`:
-a bundled data set, an uploaded file's bytes, or a big file's sample), the
-rows used and the kernel's settings; the rows are loaded once
+:mod:`ikviz.runner`: its :class:`CheckParams` name the data (a :class:`~ikviz.data.Data`
+description: a bundled data set, an ``upload`` with its column choices, or a
+sample of a big ``server-file``; see :func:`upload_data`, :func:`server_file`),
+the rows used and the kernel's settings; the rows are resolved once
 (:func:`check_data`) and shared by the four runs.
 
 A file too big for memory goes through :func:`big_file_check`: the Dask path
@@ -35,8 +36,9 @@ by row index (:func:`big_file_sample`), feeds the four checks and the plots.
 
 Examples
 --------
->>> from ikviz.experiments.your_data import CheckParams, Source, neighbour_check_run
->>> res = neighbour_check_run(CheckParams(Source("bundled", "iris"), max_rows=60, psi=8, t=30))
+>>> from ikviz.data import Data
+>>> from ikviz.experiments.your_data import CheckParams, neighbour_check_run
+>>> res = neighbour_check_run(CheckParams(Data("iris"), max_rows=60, psi=8, t=30))
 >>> sorted(res["skewness"]), len(res["n_eps"]["ik"])
 (['gk', 'ik'], 60)
 """
@@ -44,13 +46,9 @@ Examples
 from __future__ import annotations
 
 import io
-import os
-import threading
 import time
 import warnings
-import weakref
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.preprocessing import minmax_scale
@@ -61,6 +59,11 @@ from ..kernels import rbf
 from ..measures import k_nearest, k_occurrence, n_eps, precision_at_k, skewness
 from ..measures.similarities import gaussian_gamma
 from ..registry import isolation_kernel, label as kernel_label
+from ..data import Data, step
+from ..data import resolve as resolve_data
+# the server's data folder and an upload's bytes: read in ikviz.data, named here too for the page and old callers
+from ..data.files import DATA_ROOT_ENV, DATA_SUFFIXES, check_data_path, data_root, path_help  # noqa: F401
+from ..data.upload import FileBytes, as_file  # noqa: F401
 from ..runner import Memo, Progress, resolve, within
 
 #: the two kernels compared, labelled as every page labels them (:func:`ikviz.registry.label`)
@@ -556,76 +559,9 @@ def run_all(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, task: str 
 
 
 # ------------------------------------------------------------------ the data of the checks
-def bundled(name: str):
-    """A bundled data set as the page's :class:`~ikviz.data.upload.UserData` (features unscaled)."""
-    from ..data import dataset_info, load_dataset
-    from ..data.upload import UserData
-
-    X, y = load_dataset(name)
-    classes = [str(c) for c in range(dataset_info(name).n_classes)]
-    return UserData(X, y, [f"x{j + 1}" for j in range(X.shape[1])], "label", classes)
-
-
-class FileBytes:
-    """An uploaded file's bytes, known by their SHA-256 fingerprint.
-
-    Equal, hashed and pickled by the fingerprint (and name) only, so a memo
-    key of a 50 MB upload digests 64 characters instead of the whole file on
-    every rerun. The bytes of a file unpickled in this process are found again
-    while any :class:`FileBytes` of it is alive; elsewhere they are not sent.
-
-    Examples
-    --------
-    >>> from ikviz.experiments.your_data import FileBytes
-    >>> a, b = FileBytes(b"x,y\\n1,2\\n", "a.csv"), FileBytes(b"x,y\\n1,2\\n", "a.csv")
-    >>> a == b, hash(a) == hash(b), a.fingerprint[:12], len(a)
-    (True, True, '81bf9fa83c6f', 8)
-    """
-
-    __slots__ = ("__weakref__", "fingerprint", "name", "raw")
-    # fingerprint -> a live FileBytes of it: weak (the bytes live as long as their session holds them), and read
-    # and written under the lock (sessions upload, and the store's workers copy, from their own threads)
-    _alive: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-    _alive_lock = threading.Lock()
-
-    def __init__(self, raw: bytes, name: str = ""):
-        import hashlib
-
-        self.raw = bytes(raw)
-        self.name = str(name or "")
-        self.fingerprint = hashlib.sha256(self.raw).hexdigest()
-        with FileBytes._alive_lock:
-            FileBytes._alive[self.fingerprint] = self
-
-    def __len__(self) -> int:
-        return len(self.raw)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, FileBytes) and (self.fingerprint, self.name) == (other.fingerprint, other.name)
-
-    def __hash__(self) -> int:
-        return hash((self.fingerprint, self.name))
-
-    def __repr__(self) -> str:
-        return f"FileBytes({self.name!r}, {len(self.raw):,} bytes, sha256 {self.fingerprint[:12]})"
-
-    def __reduce__(self):
-        return _file_bytes, (self.fingerprint, self.name)
-
-
-def _file_bytes(fingerprint: str, name: str) -> FileBytes:
-    with FileBytes._alive_lock:
-        found = FileBytes._alive.get(fingerprint)
-    if found is None:
-        raise ValueError(f"The bytes of {name or 'the uploaded file'} are no longer held: upload it again.")
-    return found if found.name == name else FileBytes(found.raw, name)
-
-
-def as_file(raw, name: str = "") -> FileBytes:
-    """``raw`` (bytes, str or :class:`FileBytes`) as :class:`FileBytes`."""
-    if isinstance(raw, FileBytes):
-        return raw
-    return FileBytes(raw.encode("utf-8") if isinstance(raw, str) else raw, name)
+#: the kinds of data the page offers, by the :class:`~ikviz.data.Data` source that reads them: a bundled data set,
+#: an uploaded file (``upload``), a sample of a big file on the server (``server-file``)
+SOURCE_KINDS = ("bundled", "upload", "big")
 
 
 def inspect_upload(file: FileBytes, missing: str = "error", sheet: str | None = None):
@@ -635,82 +571,129 @@ def inspect_upload(file: FileBytes, missing: str = "error", sheet: str | None = 
     return upload.inspect_file(file.raw, file.name or None, missing=missing, sheet=sheet)
 
 
-def read_upload(file: FileBytes, label: str | None = None, missing: str = "error", roles: tuple = (),
-                sheet: str | None = None, indicator: bool = False, codes: bool = True, task: str = "auto"):
-    """:func:`ikviz.data.upload.read_table` of an upload with the column choices (``roles``: name, role pairs)."""
-    from ..data import upload
+def upload_data(file, **choices) -> Data:
+    """An uploaded file (:class:`FileBytes`, bytes or str) with its column choices as a :class:`~ikviz.data.Data`
+    description: source ``upload``, every choice of :data:`~ikviz.data.upload.UPLOAD_DEFAULTS` spelled out (one
+    spelling, one cache key); ``name`` names bytes given bare. Bad choices give a ``ValueError`` saying what to fix.
 
-    return upload.read_table(file.raw, label=label, missing=missing, filename=file.name or None,
-                             roles=dict(roles) or None, sheet=sheet, indicator=indicator, codes=codes, task=task)
-
-
-SOURCE_KINDS = ("bundled", "upload", "big")
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where the rows come from: a bundled data set, an uploaded file, or a sample of a big file on the server."""
-
-    kind: str = "bundled"           # one of SOURCE_KINDS
-    name: str = "wine"              # bundled: the data set; upload: the file's name; big: its path
-    raw: bytes | FileBytes = b""    # upload: the file's bytes (FileBytes: keyed by fingerprint)
-    label: str | None = None        # upload, big: the label column (None: no classes)
-    missing: str = "median"         # upload: median / most_frequent (SimpleImputer), drop or error
-    roles: tuple = ()               # upload: (column, role) pairs, role one of feature/label/ignore/encode
-    sheet: str | None = None        # upload: an Excel workbook's sheet (None: the first)
-    indicator: bool = False         # upload: with imputation, a 0/1 column per imputed feature
-    codes: bool = True              # upload: detected missing-value codes (-200, -999, ...) count as missing
-    task: str = "auto"              # upload: auto / classification / regression (a numeric label)
-
-    def title(self) -> str:
-        """The data in a few words: ``wine (bundled)``, ``mine.csv (your file)``, a path (big file)."""
-        return {"bundled": f"{self.name} (bundled data set)", "upload": f"{self.name} (your file)",
-                "big": f"{self.name} (file on the server)"}.get(self.kind, self.name)
-
-
-def _full_data(source: Source, *, memo: Memo | None = None):
-    memo, _ = resolve(memo, None)
-    if source.kind == "bundled":
-        return memo(bundled)(source.name)
-    if source.kind == "upload":
-        return memo(read_upload)(as_file(source.raw, source.name), source.label, source.missing,
-                                 tuple(source.roles), source.sheet, source.indicator, source.codes, source.task)
-    raise ValueError(f"Unknown data source {source.kind!r}; expected one of {', '.join(SOURCE_KINDS)}.")
-
-
-def load_source(source: Source, max_rows: int, seed: int = 0, *, memo: Memo | None = None):
-    """At most ``max_rows`` rows of ``source`` as :class:`~ikviz.data.upload.UserData` (unscaled).
-
-    A bundled data set or an upload is read whole (once: the reading is a
-    memoised block keyed by the file's fingerprint and the column choices) and
-    subsampled at random (stratified, with a note); a big file gives the
-    :func:`big_file_sample` of ``max_rows`` rows drawn by row index, never
-    reading the file whole.
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import upload_data
+    >>> d = upload_data(b"a,b,c\\n1,2,x\\n3,4,y\\n", name="mine.csv", label="c")
+    >>> d.source, dict(d.options)["label"], dict(d.options)["missing"]
+    ('upload', 'c', 'median')
     """
-    from ..data import upload
+    from ..data.upload import upload_options
+
+    name = choices.pop("name", "")
+    return Data("upload", options=upload_options(as_file(file, name), **choices))
+
+
+def server_file(path: str, label: str | None = None) -> Data:
+    """A big file (folder, glob) on the server as a :class:`~ikviz.data.Data` description: source ``server-file``
+    (its ``rows`` and seed are the checks', see :func:`check_description`). Read only with ``$IKVIZ_DATA_ROOT`` set.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.your_data import server_file
+    >>> server_file("big", "label")
+    Data(source='server-file', seed=0, options=(('label', 'label'), ('path', 'big')), steps=())
+    """
+    from ..data.files import server_file_options
+
+    options = server_file_options(path, label=label)
+    options.pop("rows")
+    return Data("server-file", options=options)
+
+
+def source_kind(source: Data) -> str:
+    """Which of :data:`SOURCE_KINDS` ``source`` is: ``upload``, ``big`` (a ``server-file``) or ``bundled``.
+
+    Examples
+    --------
+    >>> from ikviz.data import Data
+    >>> from ikviz.experiments.your_data import source_kind
+    >>> source_kind(Data("wine")), source_kind(Data("server-file", options={"path": "x"}))
+    ('bundled', 'big')
+    """
+    return {"upload": "upload", "server-file": "big"}.get(source.source, "bundled")
+
+
+def source_name(source: Data) -> str:
+    """The data's name: a bundled set's, an upload's file name, a server file's path."""
+    options = dict(source.options)
+    kind = source_kind(source)
+    return options["file"].name if kind == "upload" else options["path"] if kind == "big" else source.source
+
+
+def data_title(source: Data) -> str:
+    """The data in a few words: ``wine (bundled data set)``, ``mine.csv (your file)``, a path (file on the server).
+
+    Examples
+    --------
+    >>> from ikviz.data import Data
+    >>> from ikviz.experiments.your_data import data_title
+    >>> data_title(Data("wine"))
+    'wine (bundled data set)'
+    """
+    return f"{source_name(source)} " + {"bundled": "(bundled data set)", "upload": "(your file)",
+                                        "big": "(file on the server)"}[source_kind(source)]
+
+
+def check_description(source: Data, max_rows: int, seed: int = 0) -> Data:
+    """The description the checks resolve: at most ``max_rows`` rows of ``source`` with ``seed``.
+
+    A bundled set or an upload is read whole (an upload once per file and choices, as a block of the caller's
+    memo) and drawn by the ``stratified`` step; a server file draws its ``rows`` by row index, never read whole.
+
+    Examples
+    --------
+    >>> from ikviz.data import Data
+    >>> from ikviz.experiments.your_data import check_description
+    >>> check_description(Data("wine"), 500, 3).steps
+    (Step(name='stratified', options=(('n', 500), ('seed', 3))),)
+    """
+    if source_kind(source) == "big":
+        return replace(source, seed=seed, options={**dict(source.options), "rows": int(max_rows)})
+    return replace(source, steps=source.steps + (step("stratified", n=int(max_rows), seed=int(seed)),))
+
+
+def load_source(source: Data, max_rows: int, seed: int = 0, *, memo: Memo | None = None):
+    """At most ``max_rows`` rows of ``source`` as :class:`~ikviz.data.upload.UserData` (unscaled): the
+    :func:`check_description` resolved with ``memo`` (:func:`ikviz.data.resolve`).
+
+    A bundled data set or an upload is read whole (an upload once: the
+    reading is a memoised block keyed by the file's fingerprint and the column
+    choices) and subsampled at random (stratified, with a note); a big file
+    gives ``max_rows`` rows drawn by row index, never reading the file whole.
+    """
+    from ..data.upload import user_data
 
     memo, _ = resolve(memo, None)
-    if source.kind == "big":
-        return memo(big_file_sample)(source.name, source.label, max_rows, seed).data
-    return upload.subsample(_full_data(source, memo=memo), max_rows, seed=seed)
+    if source_kind(source) == "big":
+        from ..scale.run import shared_client
+
+        shared_client()   # the sample is computed on the server's shared cluster
+    return user_data(resolve_data(check_description(source, max_rows, seed), memo=memo))
 
 
-def source_rows(source: Source, seed: int = 0, *, memo: Memo | None = None) -> int:
+def source_rows(source: Data, seed: int = 0, *, memo: Memo | None = None) -> int:
     """How many rows ``source`` has in all (the checks may use a sample of them)."""
     memo, _ = resolve(memo, None)
-    if source.kind == "big":
+    if source_kind(source) == "big":
         from .._dask import n_rows
         from ..data.files import read_dataset
 
-        return int(n_rows(read_dataset(check_data_path(source.name), None, source.label).X))
-    return len(_full_data(source, memo=memo).X)
+        options = dict(source.options)
+        return int(n_rows(read_dataset(check_data_path(options["path"]), None, options.get("label")).X))
+    return len(resolve_data(source, memo=memo).X)
 
 
 @dataclass(frozen=True)
 class CheckParams:
     """One check's view: the data, how many rows, scaling, the Isolation Kernel's settings, clusters (0: estimated)."""
 
-    source: Source = Source()
+    source: Data = Data("wine")
     max_rows: int = setting(2000, "rows used by the checks (at most)", choices=(500, 1000, 2000, 5000),
                             help="Larger data are subsampled at random, with a notice.")
     scale: bool = setting(True, "min-max scale features to [0, 1]",
@@ -729,16 +712,18 @@ class CheckParams:
                "features scaled to [0, 1]": "yes" if self.scale else "no"}
         if self.k:
             out["clusters (without classes)"] = self.k
-        if self.source.kind == "upload":
+        if source_kind(self.source) == "upload":
             from ..data.upload import MISSING_WORDS
 
-            out["missing values"] = MISSING_WORDS.get(self.source.missing, self.source.missing) + (
-                ", with indicator columns" if self.source.indicator and self.source.missing in
-                ("median", "most_frequent") else "")
+            options = dict(self.source.options)
+            missing = options.get("missing", "median")
+            out["missing values"] = MISSING_WORDS.get(missing, missing) + (
+                ", with indicator columns" if options.get("indicator") and missing in ("median", "most_frequent")
+                else "")
         return out
 
 
-def check_data(source: Source, max_rows: int, scale: bool, seed: int, *, memo: Memo | None = None):
+def check_data(source: Data, max_rows: int, scale: bool, seed: int, *, memo: Memo | None = None):
     """``(X, y)`` the checks run on: :func:`load_source`'s rows, :func:`prepare`\\ d; ``y`` None without a label
     (class codes, or the numbers of a regression target)."""
     data = resolve(memo, None)[0](load_source)(source, max_rows, seed)
@@ -754,8 +739,8 @@ def _rows(p: CheckParams, memo: Memo) -> tuple[np.ndarray, np.ndarray | None, di
     how missing values were handled. ``y`` is None unless the label holds classes (see ``about["target"]``)."""
     X, y = memo(check_data)(p.source, p.max_rows, p.scale, p.seed)
     data = memo(load_source)(p.source, p.max_rows, p.seed)
-    if p.source.kind == "big":
-        total = memo(big_file_sample)(p.source.name, p.source.label, p.max_rows, p.seed).n_rows
+    if source_kind(p.source) == "big":   # counted with the sample (its memo block): a big CSV is not read twice
+        total = resolve_data(check_description(p.source, p.max_rows, p.seed), memo=memo).about["of_rows"]
     else:
         total = memo(source_rows)(p.source, p.seed)
     task = getattr(data, "task", None) or ("classification" if y is not None else None)
@@ -1168,10 +1153,10 @@ def task_of(p: CheckParams, *, memo: Memo | None = None) -> str | None:
     return data_task(memo(load_source)(p.source, p.max_rows, p.seed))
 
 
-def data_fingerprint(source: Source, data=None) -> str:
+def data_fingerprint(source: Data, data=None) -> str:
     """The SHA-256 of the uploaded file's bytes, else of the rows (for a report to name what it ran on)."""
-    if source.kind == "upload":
-        return as_file(source.raw, source.name).fingerprint
+    if source_kind(source) == "upload":
+        return dict(source.options)["file"].fingerprint
     import hashlib
 
     if data is None:
@@ -1183,94 +1168,8 @@ def data_fingerprint(source: Source, data=None) -> str:
 
 
 # ------------------------------------------------------------------ files bigger than memory
-DATA_ROOT_ENV = "IKVIZ_DATA_ROOT"
-#: what the server reads from a typed path (the formats of :mod:`ikviz.scale.io`); nothing else is opened
-DATA_SUFFIXES = (".parquet", ".pq", ".csv")
 #: classes up to which the rows per cell are also counted per class (cell purity)
 MAX_CELL_CLASSES = 20
-
-
-def data_root() -> Path | None:
-    """The folder typed paths must lie in (``$IKVIZ_DATA_ROOT``), or None: reading files on the server is off."""
-    root = os.environ.get(DATA_ROOT_ENV, "").strip()
-    return Path(root).expanduser().resolve() if root else None
-
-
-def path_help() -> str:
-    """How a typed path is read, and which paths may be typed (from ``$IKVIZ_DATA_ROOT``).
-
-    Examples
-    --------
-    >>> from ikviz.experiments.your_data import path_help
-    >>> "Only Parquet (.parquet, .pq) and CSV (.csv) files are opened." in path_help()
-    True
-    """
-    root = data_root()
-    where = (f"Only paths inside {root} can be read ({DATA_ROOT_ENV}); a relative path is taken from there." if root
-             else f"Reading files on this server is off: set {DATA_ROOT_ENV} to the folder it may read.")
-    return ("Read with Dask, never loaded whole: the kernel is fitted on rows drawn by row index, every row is "
-            "mapped to its cells, IK + OGD and FOGD learn from every row. Only Parquet (.parquet, .pq) and CSV "
-            f"(.csv) files are opened. {where}")
-
-
-def _refusal(text: str) -> ValueError:
-    """The one refusal of a typed path, whatever the reason (missing, outside the root, not data): no oracle."""
-    shown = text if len(text) <= 200 else text[:200] + "…"
-    return ValueError(f"No Parquet or CSV data this server may read at {shown!r}. Type the path of a .parquet, .pq "
-                      f"or .csv file, a folder or a glob of them, inside the folder {DATA_ROOT_ENV} names.")
-
-
-def check_data_path(path: str) -> str:
-    """``path`` as an absolute path if it names Parquet/CSV data the server may read, else a ``ValueError``.
-
-    Off unless ``$IKVIZ_DATA_ROOT`` is set. The path (relative ones are taken
-    from the root) is normalised as text and checked to lie inside the root
-    before anything on disk is looked at; only then are the files it names
-    found, each followed through links and checked again, and each must be a
-    Parquet or CSV file. Every refusal reads the same, so a typed path tells
-    nothing about what exists outside the data (``root/*/../../../etc/shadow``
-    is refused like a missing file). Never opens a file.
-
-    Examples
-    --------
-    >>> import os
-    >>> from ikviz.experiments.your_data import check_data_path
-    >>> os.environ.pop("IKVIZ_DATA_ROOT", None) and None
-    >>> check_data_path("/etc/passwd")
-    Traceback (most recent call last):
-    ...
-    ValueError: Reading files on this server is off: set IKVIZ_DATA_ROOT to the folder it may read.
-    """
-    from ..data._parse import check_path_text
-    from ..data.files import find_files
-
-    text = check_path_text(str(path)).strip()
-    root = data_root()
-    if root is None:
-        raise ValueError(f"Reading files on this server is off: set {DATA_ROOT_ENV} to the folder it may read.")
-    if not text:
-        raise ValueError("Type the path of a Parquet or CSV file, a folder of them, or a glob.")
-    full = os.path.normpath(os.path.join(str(root), os.path.expanduser(text)))   # text only: no stat, no glob
-    if not Path(full).is_relative_to(root):
-        raise _refusal(text)
-    glob = any(ch in full for ch in "*?[")
-    if not glob:
-        real = Path(full).resolve()
-        if not real.is_relative_to(root) or not real.exists():
-            raise _refusal(text)
-        if real.is_file() and real.suffix.lower() not in DATA_SUFFIXES:
-            raise _refusal(text)
-    try:
-        files = find_files(full)
-    except (ValueError, OSError):
-        raise _refusal(text) from None
-    if not files:
-        raise _refusal(text)
-    for file in files:
-        real = Path(file).resolve()
-        if real.suffix.lower() not in DATA_SUFFIXES or not real.is_relative_to(root):
-            raise _refusal(text)
-    return full
 
 
 def guess_label(columns: list[str]) -> str | None:
@@ -1301,33 +1200,20 @@ class BigSample:
     n_rows: int
 
 
-def big_file_sample(path: str, label: str | None, rows: int, seed: int = 0) -> BigSample:
+def big_file_sample(path: str, label: str | None, rows: int, seed: int = 0, *,
+                    memo: Memo | None = None) -> BigSample:
     """``rows`` rows of ``path`` drawn at random (seeded) by row index; only the blocks holding them are read.
 
-    Runs on :func:`ikviz.scale.run.shared_client`'s cluster. Labels are coded
-    0..k-1 in the order of their sorted values (``data.classes``).
+    The ``server-file`` source of :mod:`ikviz.data` (:func:`ikviz.data.files.load_server_file`), resolved with
+    ``memo`` (the block :func:`load_source` shares), on :func:`ikviz.scale.run.shared_client`'s cluster. Labels
+    are coded 0..k-1 in the order of their sorted values (``data.classes``).
     """
-    from ..data.upload import UserData
-    from .._dask import n_rows, take_rows
-    from ..data.files import read_dataset
+    from ..data.upload import user_data
     from ..scale.run import shared_client
 
-    path = check_data_path(path)
     shared_client()
-    ds = read_dataset(path, None, label)
-    n = n_rows(ds.X)
-    if n < 2:
-        raise ValueError(f"{path} holds {n} row(s); the checks need at least 2.")
-    index = np.sort(np.random.default_rng(seed).choice(n, min(int(rows), n), replace=False))
-    X = take_rows(ds.X, index)
-    y, classes = None, []
-    if label is not None:
-        raw = np.asarray(ds.y[index].compute())  # only the chunks that hold sampled rows
-        values, y = np.unique(raw, return_inverse=True)
-        classes = [str(v) for v in values]
-    note = (f"A sample of {len(index):,} of the {n:,} rows, drawn at random by row index (seed {seed}): "
-            "the checks and plots below use these rows.")
-    return BigSample(UserData(X, y, list(ds.features), label or "label", classes, [note]), index, int(n))
+    got = resolve_data(check_description(server_file(path, label), rows, seed), memo=resolve(memo, None)[0])
+    return BigSample(user_data(got), got.about["row_index"], got.about["of_rows"])
 
 
 @dataclass(frozen=True)
@@ -1393,7 +1279,7 @@ def big_file_check(p: BigFileParams, *, memo: Memo | None = None, progress: Prog
     if n < 2:
         raise ValueError(f"{path} holds {n} row(s); the checks need at least 2.")
     progress(0.03, f"reading a sample of {min(p.sample_rows, n):,} of {n:,} rows")
-    sample = memo(big_file_sample)(p.path, p.label, p.sample_rows, p.seed)  # the key load_source uses
+    sample = big_file_sample(p.path, p.label, p.sample_rows, p.seed, memo=memo)  # the block load_source uses
     progress(0.08, f"fitting the Isolation Kernel on {p.t * min(p.psi, n):,} rows drawn by row index")
     kernel = isolation_kernel("ik", psi=p.psi, t=p.t, seed=p.seed, n=n).fit(ds.X)
     result = classes = None
