@@ -67,7 +67,8 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 #: and axis titles included, is on screen without scrolling. Plotly draws a figure at the height it was built
 #: for; this relayouts it whenever the page or the window changes. Stacked rows keep the pixels between them
 #: that :func:`ikviz.plots.style.projector` asked for (``meta.ikviz_row_gaps``: the upper row's tick labels,
-#: the lower row's subplot titles), whatever the height, and the subplot titles move with their rows.
+#: the lower row's subplot titles), whatever the height, and the subplot titles move with their rows. An animation
+#: that carries a layout for beside its plot (``meta.ikviz_beside``: the build-up's title, buttons and slider) gets it.
 FIT_SCRIPT = r"""<script>
 (() => {
   const w = window;
@@ -87,16 +88,37 @@ FIT_SCRIPT = r"""<script>
       const rows = rowsOf(fl);
       const least = rows.length > 1 ? 150 * rows.length : Math.min(300, Math.round(0.3 * w.innerHeight));
       const height = Math.max(least, Math.floor(w.innerHeight - top - 12));
-      if (Math.abs(fl.height - height) <= 4) continue;
+      // an animation's title, buttons and slider in a column beside its square plot (meta.ikviz_beside, see
+      // ikviz.plots.build_up.beside_layout): below it they took ~150 px of a 720p window's ~300
+      const beside = (gd.layout.meta || {}).ikviz_beside;
+      const fresh = !!beside && (gd.layout.sliders || [{}])[0].x !== beside["sliders[0].x"];
+      if (!fresh && Math.abs(fl.height - height) <= 4) continue;
       const update = {height: height};
+      if (fresh) Object.assign(update, beside);
       const gaps = (gd.layout.meta || {}).ikviz_row_gaps;
       const stacked = rows.length > 1 && Array.isArray(gaps) && gaps.length === rows.length - 1;
-      const size = fl._size || fl.margin;
+      const size = fresh ? {t: beside["margin.t"], b: beside["margin.b"]} : (fl._size || fl.margin);
       let plot = height - size.t - size.b;
-      const title = fl.title && fl.title.text;
+      const title = !fresh && fl.title && fl.title.text;
       const alone = ![...w.document.querySelectorAll('[data-testid="stMain"] .js-plotly-plot')]
         .some(o => o !== gd && o.offsetParent && Math.abs(o.getBoundingClientRect().top - gd.getBoundingClientRect().top) < 4);
       const perRow = stacked ? (plot - gaps.reduce((a, b) => a + b, 0)) / rows.length : plot;
+      const equal = Object.keys(fl).some(k => /^yaxis\d*$/.test(k) && fl[k].scaleanchor);
+      const xTitled = Object.keys(fl).filter(k => /^xaxis\d*$/.test(k) && fl[k].title && fl[k].title.text);
+      if (!alone && equal) {
+        // a group of equal-aspect panels (the clusters found on digits, kernel contours), each a third of the width:
+        // its square plot is as wide as the panel less its side margins, so these are what the ticks, the y-axis
+        // title and a colour bar need (Plotly's automargin adds it) instead of the projector's 80 + 40 px
+        update["margin.l"] = 10;
+        update["margin.r"] = 10;
+        if (xTitled.length && perRow < 200) {
+          // a short window: the x-axis title (PC 1, x1) gives its ~32 px to the plot; ticks and y-axis title stay
+          for (const k of xTitled) update[k + ".title.text"] = "";
+          const room = Math.round(1.6 * fl[xTitled[0]].title.font.size);
+          update["margin.b"] = Math.max(10, fl.margin.b - room);
+          plot += fl.margin.b - update["margin.b"];
+        }
+      }
       if (title && (stacked ? perRow < 110 : alone && perRow < 150)) {
         // a short window: the tour's bar names the step, the plot gets the title's room (rows >= 110 px each, a
         // figure alone >= 150 px, if they can); a group's figures keep their titles (they name the kernels)

@@ -283,7 +283,7 @@ TOURS: dict[str, Tour] = {t.name: t for t in (
              "k-means on the raw digits, on IK's feature map and on RandLocal's. The paper's MNIST is not "
              "shipped; scikit-learn's 8×8 digits stand in. Move the number of points.",
              move="max_points", published="Tables 5–6 (MNIST): ACC RAW .4642, RandLocal .6872",
-             claim="wang2017-tables5-6",
+             claim="wang2017-tables5-6", figs=(2, 3, 4),  # k-means on raw, IK and RandLocal features, side by side
              says="k-means NMI: raw features {r.evaluations[raw].nmi:.3f}, "
                   "RandLocal {r.evaluations[randlocal].nmi:.3f}, "
                   "iForest IK {r.evaluations[ik_iforest].nmi:.3f}"),

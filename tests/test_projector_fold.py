@@ -19,6 +19,7 @@ from apptest import open_page
 from ikviz import tours
 from ikviz.experiments.dimensionality import PAPER_EPS, QUERY_LABELS, VISIBLE_EPS
 from ikviz.measures.similarities import LABELS
+from ikviz.plots import clustering as clustering_plots
 from ikviz.plots import density, dimensionality, style
 from ikviz.runner import Cancelled
 
@@ -119,3 +120,71 @@ def test_a_projected_tour_step_asks_for_nothing_below_its_figure(name, i, monkey
     assert not [b.label for b in at.button if not str(b.key).startswith("_tour_")]
     assert not [e.label for e in at.expander if "search range" in e.label]
     assert not [h.value for h in at.subheader if "Paired runs" in h.value]
+
+
+#: 720p, the opening step (how IK is built): the bar's bottom (its control's label takes two lines), the gap above
+#: the figure and the fit's margin below it, measured in Chromium (/work/notes/projector/s4)
+BUILD_UP_FIGURE_PX = WINDOW - 368 - 32 - FIT_MARGIN
+
+
+def test_the_build_up_animation_puts_its_controls_beside_its_plot_at_720p():
+    """The animation's play buttons and slider under the plot took ~150 px of the ~300 a 720p window leaves under
+    the bar: a ~130 px plot. Projected, they go in a column beside the square plot (``meta.ikviz_beside``, which
+    the fit applies), and the plot gets the figure's height less its tick labels."""
+    from ikviz.experiments import build_up as exp
+    from ikviz.plots import build_up
+
+    big = style.projector(build_up.build_up_figure(exp.run(exp.Params(method="iforest", psi=8, t=2))))
+    beside = (big.layout.meta or {}).get("ikviz_beside")
+    below = BUILD_UP_FIGURE_PX - 10 - big.layout.margin.b           # the fit drops the title, keeps the margin
+    assert beside, f"no layout beside the plot: the controls below it leave a {below} px plot at 720p"
+    plot = BUILD_UP_FIGURE_PX - beside["margin.t"] - beside["margin.b"]
+    assert plot >= 240 and plot >= 1.5 * below
+    column = beside["sliders[0].x"]
+    assert beside["xaxis.domain"][1] < column and beside["updatemenus[0].x"] >= column   # beside, not under
+    assert beside["sliders[0].len"] <= 1 - column and beside["title.text"] == ""
+    assert min(a["font"]["size"] for a in beside["annotations"]) >= 18                # the title, now beside it
+    assert big.layout.sliders[0].font.size >= 18 and big.layout.updatemenus[0].font.size >= 18
+    assert build_up.BESIDE_KEY == "ikviz_beside" and "ikviz_beside" in tour_bar.FIT_SCRIPT
+
+
+#: 720p, wang2017 step 3: each of the three panels, a third of the width less the page's padding (px, Chromium)
+GROUP_FIGURE_PX, GROUP_PANEL_PX = WINDOW - 368 - 32 - FIT_MARGIN, 363
+
+
+def test_the_digits_kmeans_step_compares_three_clusterings_each_with_room_at_720p():
+    """wang2017 step 3 showed the true classes alone: three panels, each with its ten-class legend (three rows in
+    a third of a 1280 px window), left ~60 px plots. Now the step shows k-means on raw, IK and RandLocal features
+    side by side, each class named on its points in its colour (no legend), and each plot keeps at least 150 px."""
+    from ikviz.experiments import clustering as exp
+
+    step = tours.TOURS["wang2017"].steps[2]
+    assert step.page == "clustering" and len(step.figs) == 3
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(10), 30)
+    X2 = rng.normal(size=(300, 2)) + 3 * np.c_[np.cos(y), np.sin(y)]
+    ev = exp.Evaluation("kmeans", "ik_iforest", None, labels=y, ami=0.71, nmi=0.72, ami_trials=[0.71])
+    fig = clustering_plots.scatter_figure(X2, y, clustering_plots.evaluation_title(ev), axis_titles=("PC 1", "PC 2"))
+    big = style.projector(fig)
+    legend_rows = style._legend_rows(big, GROUP_PANEL_PX - 40, 18)
+    assert legend_rows == 0, f"a {legend_rows}-row legend in each panel"
+    named = {a.text: a for a in big.layout.annotations if a.xref in (None, "x")}
+    assert set(named) == {f"<b>{c}</b>" for c in range(10)} and min(a.font.size for a in named.values()) >= 18
+    for c in range(10):                                            # each name sits on a point of its own class
+        a = named[f"<b>{c}</b>"]
+        assert ((X2[y == c] - [a.x, a.y]) ** 2).sum(axis=1).min() < 1e-12
+    # the fit gives a group's equal-aspect panel the height below the bar; its x-axis title goes in a short window
+    plot = GROUP_FIGURE_PX - big.layout.margin.t - (big.layout.margin.b - round(1.6 * 20))
+    assert plot >= 150
+    assert "margin.l" in tour_bar.FIT_SCRIPT and "scaleanchor" in tour_bar.FIT_SCRIPT
+
+
+def test_class_names_on_two_crossing_lines_leave_the_crossing():
+    """Two lines crossing at the origin (w-Gaussians at w = 1) have the same median: each name goes where its own
+    class is alone, not on the crossing where the other class's points lie too."""
+    t = np.linspace(-1, 1, 201)
+    X2 = np.r_[np.c_[t, 0 * t], np.c_[0 * t, t]]
+    y = np.repeat([0, 1], 201)
+    spots = clustering_plots.label_spots(X2, y)
+    assert abs(spots[0][0]) > 0.05 and spots[0][1] == 0
+    assert abs(spots[1][1]) > 0.05 and spots[1][0] == 0

@@ -93,5 +93,41 @@ def build_up_figure(result: Result, *, duration: int = 700, height: int = 560) -
     fig.update_yaxes(range=[axis[0], axis[-1]], scaleanchor="x", scaleratio=1)
     base_layout(fig, f"ψ = {p.psi}, t = {len(result.partitions)}: similarity to the red × averaged over the "
                      "partitionings so far", height=height)
-    fig.update_layout(margin={"l": 30, "r": 10, "t": 50, "b": 110})
+    fig.update_layout(margin={"l": 30, "r": 10, "t": 50, "b": 110},
+                      meta={BESIDE_KEY: beside_layout(p.psi, len(result.partitions))})
     return fig
+
+
+#: ``layout.meta`` key of the animation's projector layout (see :func:`beside_layout`)
+BESIDE_KEY = "ikviz_beside"
+#: where the projector layout's column of title, buttons and slider starts (paper x); the plot ends before it
+BESIDE_X = 0.6
+
+
+def beside_layout(psi: int, t: int, *, font: int = 20) -> dict:
+    """The animation laid out for a projected tour step: the title, the play buttons and the slider in a column
+    beside the square plot instead of above and below it, as ``Plotly.relayout`` updates (``app/tour.py``'s fit
+    applies them in presentation mode).
+
+    Below the plot they take ~150 px (the slider's labels, its value, the buttons): at 1280x720 that left the
+    plot ~130 px tall. Beside it they use the width a square plot leaves free on a wide screen, and the plot
+    gets the figure's height less its x tick labels.
+
+    Examples
+    --------
+    >>> from ikviz.plots.build_up import beside_layout
+    >>> update = beside_layout(16, 20)
+    >>> update["xaxis.domain"], update["sliders[0].x"], update["margin.b"]
+    ([0, 0.56], 0.6, 44)
+    """
+    return {
+        "title.text": "", "margin.t": 14, "margin.b": 44, "margin.l": 70, "margin.r": 20,
+        "xaxis.domain": [0, round(BESIDE_X - 0.04, 2)], "xaxis.constraintoward": "right",
+        "annotations": [{"text": f"ψ = {psi}, t = {t}:<br>similarity to the red ×,<br>averaged over the<br>"
+                                 "partitionings so far",
+                         "xref": "paper", "yref": "paper", "x": BESIDE_X, "y": 1, "xanchor": "left",
+                         "yanchor": "top", "align": "left", "showarrow": False, "font": {"size": font}}],
+        "updatemenus[0].x": BESIDE_X, "updatemenus[0].y": 0.45, "updatemenus[0].yanchor": "middle",
+        "sliders[0].x": BESIDE_X, "sliders[0].len": 1 - BESIDE_X, "sliders[0].y": 0,
+        "sliders[0].yanchor": "bottom",
+    }
