@@ -345,3 +345,14 @@ def test_the_checks_compute_what_they_computed_before(name, big_folder):
     want = BEFORE[name]["checks"]
     runs = exp.run_checks(p, list(want), memo=RunMemo())
     assert {k: result_digest(v) for k, v in runs.items()} == want
+
+
+def test_a_bundled_checks_snippet_states_its_data_description_and_recomputes_it():
+    from ikviz.export import python_snippet
+
+    p = exp.CheckParams(Data("iris"), max_rows=60, psi=8, t=30)
+    code = python_snippet(exp.neighbour_check_run, p)
+    assert "from ikviz.data.description import Data" in code and "source='iris'" in code
+    ns = {}
+    exec(code, ns)
+    np.testing.assert_array_equal(ns["result"]["n_eps"]["ik"], exp.neighbour_check_run(p)["n_eps"]["ik"])
