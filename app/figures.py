@@ -150,7 +150,7 @@ def grid(spec) -> list:
 def _with_spec(builder, args: tuple, kwargs: dict):
     """What the store holds for :func:`built`: the figure and its JSON (both count towards its memory bound)."""
     fig = builder(*args, **kwargs)
-    return fig, fig.to_json()
+    return fig, plotly_chart.to_spec(fig)
 
 
 def built(builder, *args, **kwargs):

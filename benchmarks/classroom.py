@@ -19,6 +19,14 @@ It starts ``streamlit run app/Home.py`` and measures, on that one server:
    under 3 s.
 4. **Memory**: the server's resident memory (its whole process tree) after a
    tour of every page with a slider moved on each; target under 1.5 GB.
+5. **What one tab pays** (``--phases tab``): each page opened by one measured
+   tab alone on the server (after an unmeasured visit computed it), and the
+   t-SNE page on a new link: bytes over HTTP and over the websocket, websocket
+   messages, the tab's main-thread CPU in thread time (Chrome DevTools
+   Protocol, so other processes on the cores do not inflate it), figure specs
+   received and drawn (:class:`TabMeter`). The ``same`` phase reports the same
+   per tab (median, max). Cheap enough to run under load; ``--tabs N`` runs the
+   ``same`` phase with fewer tabs.
 
 Prints one JSON line per phase and a summary table.
 """

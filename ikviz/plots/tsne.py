@@ -41,12 +41,15 @@ def _colour_marker(labels: np.ndarray) -> dict:
 
     Plotly checks a list of colour strings one by one (seconds for an
     animation's frames); a numeric array with a colour scale is checked at once.
+    Class ``c`` is the integer ``c`` (one byte a point in the JSON, where
+    ``c + 0.5`` took eight) in the middle of its step from ``c - 0.5`` to ``c + 0.5``.
     """
     k = len(CLASS_COLOURS)
     scale = []
     for i, colour in enumerate(CLASS_COLOURS):
         scale += [[i / k, colour], [(i + 1) / k, colour]]
-    return dict(color=(np.asarray(labels) % k) + 0.5, colorscale=scale, cmin=0, cmax=k, showscale=False)
+    return dict(color=(np.asarray(labels) % k).astype(np.uint8), colorscale=scale, cmin=-0.5, cmax=k - 0.5,
+                showscale=False)
 
 
 def _setting(result: Result, kernel: str) -> str:
@@ -168,8 +171,12 @@ def animation_figure(result: Result, max_points: int = ANIMATION_POINTS, height:
         data, layout = [], {}
         for col, k in enumerate(kernels, start=1):
             xy = result.embeddings[k].frames[f][keep]
-            main, _ = _traces(xy, labels, result.classes, origin, legend=False)
-            data += main
+            # a frame carries what moves, the points' positions: their colours and hover text stay the first
+            # frame's (Plotly merges a frame into the traces), not repeated in every frame
+            points = fig.data[indices[2 * (col - 1)]]
+            data += [type(points)(x=xy[labels != ORIGIN_LABEL, 0], y=xy[labels != ORIGIN_LABEL, 1]),
+                     go.Scatter(x=[xy[origin, 0]] if origin is not None else [],
+                                y=[xy[origin, 1]] if origin is not None else [])]
             suffix = "" if col == 1 else str(col)
             layout[f"xaxis{suffix}"] = dict(range=_range(xy[:, 0]))
             layout[f"yaxis{suffix}"] = dict(range=_range(xy[:, 1]))
