@@ -153,13 +153,18 @@ class TabMeter:
 
     async def read(self) -> dict:
         metrics = {m["name"]: m["value"] for m in (await self.cdp.send("Performance.getMetrics"))["metrics"]}
-        plot = await self.page.evaluate("() => window.__ikvizStats || {}")
+        plot = await self.page.evaluate("""() => ({...(window.__ikvizStats || {}),
+          // figures drawn (Plotly's SVG root inside) and figures Plotly refused (app/plotly_chart.js's message)
+          shown: document.querySelectorAll(".ikviz-plot .main-svg").length,
+          failed: Array.from(document.querySelectorAll(".ikviz-plot"))
+            .filter(e => e.textContent.startsWith("The figure could not be drawn")).length})""")
         ms = lambda name: round(metrics.get(name, 0.0) * 1000)  # noqa: E731 - seconds to ms
         return {"http_kb": round(self.http / 1024), "ws_kb": round(self.ws / 1024), "ws_messages": self.ws_messages,
                 "ws_sent": self.ws_sent, "cpu_ms": ms("TaskDuration"), "script_ms": ms("ScriptDuration"),
                 "layout_ms": ms("LayoutDuration"), "style_ms": ms("RecalcStyleDuration"),
                 "thread_time": self.thread_time, "heap_mb": round(metrics.get("JSHeapUsedSize", 0) / 2**20, 1),
-                "draws": plot.get("draws", 0), "specs": plot.get("specs", 0),
+                "draws": plot.get("draws", 0), "specs": plot.get("specs", 0), "shown": plot.get("shown", 0),
+                "failed": plot.get("failed", 0),
                 "spec_kb": round(plot.get("specBytes", 0) / 1024)}
 
 
@@ -281,7 +286,8 @@ async def per_tab(browser, base, report):
         if path != new:
             await open_and_wait(browser, f"{base}/{path}", time.monotonic(), charts=charts)
         got = await open_and_wait(browser, f"{base}/{path}", time.monotonic(), charts=charts, meter=True)
-        rows[path or "home"] = {"seconds": got["seconds"], **got.get("tab", {})}
+        rows[path or "home"] = {"seconds": got["seconds"], **got.get("tab", {}),
+                                **({"error": got["error"]} if "error" in got else {})}
         print(json.dumps({"page": path or "home", **rows[path or "home"]}), flush=True)
     report["per_tab"] = rows
 
@@ -351,7 +357,7 @@ if __name__ == "__main__":
               f"{result['claims']['warm_visits_s']} s (target: warm < 3 s)")
     if "per_tab" in result:
         cols = ("seconds", "http_kb", "ws_kb", "ws_messages", "cpu_ms", "script_ms", "layout_ms", "style_ms",
-                "specs", "spec_kb", "draws")
+                "specs", "spec_kb", "draws", "failed")
         print("\nWhat one tab pays per page (alone on the server; CPU: the tab's main thread, thread time)")
         print("| page | " + " | ".join(cols) + " |")
         print("|---|" + "---:|" * len(cols))
