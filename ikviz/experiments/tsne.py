@@ -369,7 +369,10 @@ def optimise(P, start: np.ndarray, *, exaggeration_iter: int = 250, n_iter: int 
     if exaggeration_iter < 0 or n_iter < 1:
         raise ValueError("exaggeration_iter must be >= 0 and n_iter >= 1.")
     aff = Affinities()
-    aff.P = P
+    # openTSNE's early exaggeration multiplies P in place (``P *= 12``, then ``P /= 12``): on a shared P the
+    # next run starts from rounded values, and a run side by side (GK and FIt-SNE share GK's memoised P)
+    # reads P x 12 mid-run, so the same seed gave other embeddings. Each run gets its own copy.
+    aff.P = P.copy()
     tsne = TSNE(n_jobs=threads, random_state=seed,
                 **({} if gradient is None else {"negative_gradient_method": gradient}))
     emb = tsne.prepare_initial(affinities=aff, initialization=start)  # a copy: ``start`` stays as it is
