@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .runner import Memo, Progress, resolve, within
-from .verdicts import (TOLERANCE, VERDICTS, Claim, Finding, all_parts, direction, faster, fmt,
+from .verdicts import (TOLERANCE, VERDICTS, Claim, Finding, all_parts, direction, fmt,
                        number, paper_settings, readings, unavailable)
 
 __all__ = ["CLAIMS", "VERDICTS", "Claim", "Finding", "Row", "Params", "Result", "check_reproduction", "claims",
@@ -291,23 +291,29 @@ _TABLE2_RATIO = 654 / 706
 
 
 def _table2(n):
-    """"IK yielded a faster search using the ball tree": tested for *faster*, under each way to index IK's map."""
+    """"IK yielded a faster search using the ball tree": tested for *faster*, under each way to index IK's map.
+
+    The interleaved repeats' median decides (:func:`ikviz.verdicts.faster_repeats`); where scikit-learn built
+    no tree, the "ball tree" is brute force and cannot be faster (:func:`~ikviz.experiments.paper_ting2021_table2.tree_faster`).
+    """
+    from .experiments.paper_ting2021_table2 import _ratios, tree_faster
+
     ratio = number(n, "tree_over_brute")
     fallback = n.get("fallback", {})
-    verdicts = {}
+    verdicts, notes = {}, []
     for key, label in (("ik_sparse", "sparse map (scikit-learn falls back to brute force)"),
                        ("ik_dense", "dense map (a real ball tree)")):
         if ratio.get(key) is not None:
-            verdicts[label] = faster(float(ratio[key]), 1.0, _TABLE2_RATIO)
+            judged = tree_faster(_ratios(n, key), bool(fallback.get(key)), _TABLE2_RATIO)
+            verdicts[label] = judged.verdict
+            notes.append(f"{key}: {judged.note}")
     if not verdicts:
         raise KeyError("indexing has no ik_sparse or ik_dense ratio")
     text = "ball tree ÷ brute-force time: " + ", ".join(
         f"{k} {float(v):.2f}" + (" (brute force ran)" if fallback.get(k) else "") for k, v in ratio.items()
         if v is not None)
-    return Finding.judged(text, readings("how the ball tree indexes IK's feature map", verdicts),
-                          ratio.get("ik_sparse"))
-
-
+    judged = readings("how the ball tree indexes IK's feature map", verdicts)
+    return Finding(text, judged.verdict, ratio.get("ik_sparse"), judged.note + " | " + " | ".join(notes))
 
 
 #: ting2021 reports "IK" without saying which isolation mechanism its experiments used (§3.2's theory is Voronoi)
@@ -887,6 +893,7 @@ def run(params: Params = Params(), *, memo: Memo | None = None, progress: Progre
 
 # ------------------------------------------------------------------ reports
 _PLURAL = {"holds": "hold", "holds, smaller": "hold smaller", "protocol unspecified": "protocol unspecified",
+           "too close to call on this machine": "too close to call on this machine",
            "does not reproduce": "do not reproduce", "data not available here": "data not available here"}
 
 
@@ -896,7 +903,7 @@ def summary(rows: list[Row]) -> str:
     Examples
     --------
     >>> summary([])
-    '0 claims: 0 hold, 0 hold smaller, 0 protocol unspecified, 0 do not reproduce, 0 data not available here'
+    '0 claims: 0 hold, 0 hold smaller, 0 protocol unspecified, 0 too close to call on this machine, 0 do not reproduce, 0 data not available here'
     """
     n = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
     missing = sum(not r.measured for r in rows)

@@ -7,6 +7,11 @@ A reviewer's rules, each a small function a claim's check combines:
   paper's own gap is **holds**, less is **holds, smaller**.
 * :func:`faster` and :func:`lower`: the same rule for "faster" (a time ratio
   below 1) and "lower" (a rate below the peer's): a slower "faster" fails.
+* :func:`faster_repeats`: "faster" from interleaved repeats on a shared
+  machine: the median ratio decides, beyond a margin of ``TIME_TOLERANCE``
+  plus the repeats' own spread; a median inside that margin is **too close
+  to call on this machine** (never "holds"), so load on other cores cannot
+  flip "holds" and "does not reproduce".
 * :func:`all_parts`: a claim made of several parts ("lower than RBF *and*
   Laplacian", "beats RAW and RBF", "at ratio 10 and 20") holds only when
   every part holds; the note names each part that fails.
@@ -29,7 +34,10 @@ from typing import Callable
 import numpy as np
 
 #: every verdict, best first; the order is the one :func:`all_parts` takes the worst of
-VERDICTS = ("holds", "holds, smaller", "protocol unspecified", "does not reproduce", "data not available here")
+VERDICTS = ("holds", "holds, smaller", "protocol unspecified", "too close to call on this machine",
+            "does not reproduce", "data not available here")
+#: the verdict of a timing whose median lies within its margin of the claim's threshold (see :func:`faster_repeats`)
+TOO_CLOSE = "too close to call on this machine"
 #: differences smaller than this (in the claim's own unit: accuracy, AMI, rate) count as no difference
 TOLERANCE = 0.01
 #: a time ratio within this of 1 is no speed-up (timings on a shared machine move by a few per cent)
@@ -122,6 +130,59 @@ def faster(seconds: float, peer_seconds: float, paper_ratio: float | None = None
         return "does not reproduce"
     ratio = float(seconds) / float(peer_seconds)
     return direction(1.0 - ratio, None if paper_ratio is None else 1.0 - paper_ratio, tol)
+
+
+def faster_repeats(ratios, paper_ratio: float | None = None, tol: float = TIME_TOLERANCE) -> Judgement:
+    """Verdict for "faster" from paired, interleaved repeats: each ratio is one repeat's time over its peer's.
+
+    On a shared machine one timing moves with the load on the other cores, so a
+    single ratio near the threshold ``1 - tol`` decides by chance. Here the
+    median ratio decides, against a margin of ``tol`` plus the repeats' spread
+    (half their interquartile range; half their range below four repeats):
+
+    * median below ``1 - tol - spread``: faster, judged by :func:`direction`
+      against the paper's ratio (**holds** or **holds, smaller**);
+    * median above ``1 - tol + spread``: **does not reproduce** (a tie or slower);
+    * in between: **too close to call on this machine** (never "holds").
+
+    Parameters
+    ----------
+    ratios : sequence of float
+        Time over the peer's time, one per repeat (the two timed alternately).
+    paper_ratio : float, optional
+        The paper's own ratio; a speed-up under half the paper's is "holds, smaller".
+    tol : float
+        The smallest speed-up that counts (the threshold is ``1 - tol``).
+
+    Examples
+    --------
+    >>> faster_repeats([0.50, 0.52, 0.49]).verdict
+    'holds'
+    >>> faster_repeats([1.01, 0.99, 1.00, 0.98, 1.02]).verdict
+    'does not reproduce'
+    >>> faster_repeats([0.90, 0.99, 0.94, 0.97, 0.92]).verdict
+    'too close to call on this machine'
+    >>> faster_repeats([0.92, 0.94, 0.93]).note
+    'median ratio 0.93 over 3 interleaved repeats (0.92-0.94); margin 1 - 0.05 ± 0.01'
+    """
+    r = np.asarray([float(v) for v in ratios], dtype=float)
+    r = r[np.isfinite(r) & (r > 0)]
+    if r.size == 0:
+        return Judgement("does not reproduce", "no finite timing")
+    median = float(np.median(r))
+    if r.size >= 4:
+        q1, q3 = np.percentile(r, [25, 75])
+        spread = float(q3 - q1) / 2
+    else:
+        spread = float(r.max() - r.min()) / 2
+    threshold = 1.0 - tol
+    note = (f"median ratio {median:.2f} over {r.size} interleaved repeat{'s' if r.size > 1 else ''} "
+            f"({r.min():.2f}-{r.max():.2f}); margin 1 - {tol:g} ± {spread:.2f}")
+    if median < threshold - spread:
+        return Judgement(direction(1.0 - median, None if paper_ratio is None else 1.0 - paper_ratio, tol), note)
+    if median > threshold + spread:
+        return Judgement("does not reproduce", note)
+    return Judgement(TOO_CLOSE, note)
 
 
 def all_parts(parts: dict[str, str]) -> Judgement:

@@ -131,9 +131,19 @@ def test_table2_needs_the_ball_tree_to_be_faster():
     # the old rule held within 0.25 of 1 either side
     assert claims.rows_for(payload(1.0, 23.0))[0].verdict == "does not reproduce"
     assert claims.rows_for(payload(1.2, 1.1))[0].verdict == "does not reproduce"
-    assert claims.rows_for(payload(0.9, 0.8))[0].verdict == "holds"
+    # scikit-learn built no tree on the sparse map: a "ball tree" that is brute force is never faster, whatever
+    # the timing said (0.9 on a loaded machine); the dense map's real tree decides its own reading
+    row = claims.rows_for(payload(0.9, 0.8))[0]
+    assert row.verdict == "protocol unspecified" and "no tree built" in row.note
     row = claims.rows_for(payload(0.9, 1.3))[0]
-    assert row.verdict == "protocol unspecified" and row.data == "ijcnn1-10k, at most 1,000 rows"
+    assert row.verdict == "does not reproduce" and row.data == "ijcnn1-10k, at most 1,000 rows"
+    built = {**payload(0.9, 0.8), "fallback": {}}
+    assert claims.rows_for(built)[0].verdict == "holds"
+    # interleaved repeats: their median decides, not the fastest pair
+    noisy = {**built, "ratios": {"ik_sparse": [1.02, 0.90, 1.01, 0.99, 1.00], "ik_dense": [1.05, 0.97, 1.04]}}
+    assert claims.rows_for(noisy)[0].verdict == "does not reproduce"
+    close = {**built, "ratios": {"ik_sparse": [0.90, 0.99, 0.94, 0.97, 0.92], "ik_dense": [0.93, 0.97, 0.95]}}
+    assert claims.rows_for(close)[0].verdict == "too close to call on this machine"
 
 
 def test_table5_counts_only_the_papers_perplexities():
@@ -196,9 +206,25 @@ def fake_check(name, quick=True, *, progress=None):
             for i, c in enumerate(claims.claims(name))]
 
 
+def checked(at, check=fake_check):
+    """``at`` (the Claims page) run again once the store holds every check its first run started: that run draws
+    every row at once, "computing…" where a check is not held yet, and ends without waiting for them."""
+    import sys
+    import time
+
+    sys.path.insert(0, str(APP))
+    import store
+
+    deadline = time.monotonic() + 60
+    while (not all(store.get_store().peek(check, n, True)[0] for n in claims.reproductions())
+           and time.monotonic() < deadline):
+        time.sleep(0.05)
+    return at.run()
+
+
 def test_claims_page_lists_every_claim_with_verdicts_and_links(monkeypatch):
     monkeypatch.setattr(claims, "check_reproduction", fake_check)
-    at = open_page("claims")
+    at = checked(open_page("claims"))
     [table] = at.dataframe
     assert len(table.value) == len(claims.CLAIMS)
     assert set(table.value["verdict"]) == {"holds", "does not reproduce", "data not available here"}

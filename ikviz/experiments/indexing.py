@@ -58,6 +58,9 @@ FEATURE_BUDGET = 1024**3  # bytes of the dense IK feature map the ball tree need
 #: what scikit-learn warns when ``algorithm="ball_tree"`` meets sparse input and it runs brute force instead
 SPARSE_FALLBACK_WARNING = "cannot use tree with sparse input"
 REPEATS, REPEAT_BELOW_S = 5, 0.5  # short searches are timed up to REPEATS times (best kept)
+#: long searches are timed at least MIN_PAIRS times, each a brute-force and a ball-tree run, unless the first
+#: pair's ratio is outside CLEAR_RATIOS: the verdict reads the pairs' median and spread (verdicts.faster_repeats)
+MIN_PAIRS, CLEAR_RATIOS = 3, (0.5, 2.0)
 #: ting2021 Table 2, IK columns: seconds of brute force and ball tree, and the mapping time
 PAPER_TABLE2_IK = {"Url": (112, 109, 9), "News20": (3475, 2257, 16), "Rcv1": (739, 578, 11),
                    "Real-sim": (4824, 4558, 21), "Gaussians": (229, 213, 46), "w-Gaussians": (210, 205, 45),
@@ -209,23 +212,29 @@ def search_times(F, k: int = 5, leaf_size: int = 15) -> dict:
     tree): below 1 the tree pruned, independent of the machine. Searches that take under
     ``REPEAT_BELOW_S`` seconds are repeated (up to ``REPEATS`` times, the two
     alternating) and the fastest run of each kept: short timings are noisy.
+    Longer ones are repeated ``MIN_PAIRS`` times unless the first ratio is
+    clear (outside ``CLEAR_RATIOS``). ``ratios`` holds each pair's ball tree ÷
+    brute force, for :func:`ikviz.verdicts.faster_repeats`.
     ``same_result`` checks that both found neighbours at the same distances.
     """
     n = F.shape[0]
     with threadpool_limits(1):
         warm = F[:min(n, k + 2)]  # a first small call of each path, so neither pays one-off start-up costs
         neighbours(warm, min(k, warm.shape[0] - 1), leaf_size)
-        brute, tree = np.inf, None
-        for _ in range(REPEATS):  # alternate the two; keep each one's fastest run
+        brute, tree, ratios = np.inf, None, []
+        for _ in range(REPEATS):  # alternate the two; keep each one's fastest run and every pair's ratio
             start = time.perf_counter()
             dist_b, _ = NearestNeighbors(n_neighbors=k, algorithm="brute").fit(F).kneighbors()
-            brute = min(brute, time.perf_counter() - start)
+            this_brute = time.perf_counter() - start
+            brute = min(brute, this_brute)
             run = _tree_search(F, k, leaf_size)
+            ratios.append(run["balltree_s"] / this_brute if this_brute > 0 else float("nan"))
             tree = run if tree is None or run["balltree_s"] < tree["balltree_s"] else tree
-            if max(brute, tree["balltree_s"]) > REPEAT_BELOW_S:
+            clear = not CLEAR_RATIOS[0] < ratios[0] < CLEAR_RATIOS[1]  # no load could turn it into a tie
+            if max(this_brute, run["balltree_s"]) > REPEAT_BELOW_S and (clear or len(ratios) >= MIN_PAIRS):
                 break
     return {"brute_s": brute, "balltree_s": tree["balltree_s"], "build_s": tree["build_s"],
-            "tree_over_brute": tree["balltree_s"] / brute if brute > 0 else None,
+            "tree_over_brute": tree["balltree_s"] / brute if brute > 0 else None, "ratios": ratios,
             "fit_method": tree["fit_method"], "fallback": tree["fit_method"] != "ball_tree",
             "warning": tree["warning"], "sparse_input": bool(sp.issparse(F)),
             "distance_share": None if tree["n_calls"] is None else tree["n_calls"] / float(n * n),
@@ -345,4 +354,5 @@ def summary(result: Result) -> dict:
                   "speedup": row["brute_s"] / row["balltree_s"] if row["balltree_s"] > 0 else None}
     return {"dataset": result.params.dataset, "n": result.n, "d": result.d, "n_classes": result.n_classes,
             "methods": out, "tree_over_brute": {m: r["tree_over_brute"] for m, r in out.items()},
-            "fallback": {m: r["fallback"] for m, r in out.items()}}
+            "fallback": {m: r["fallback"] for m, r in out.items()},
+            "ratios": {m: list(r.get("ratios", [r["tree_over_brute"]])) for m, r in out.items()}}
