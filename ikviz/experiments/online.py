@@ -47,6 +47,8 @@ STREAMED = ("density-ratio", "w-gaussians")
 ETAS = (2.0, 0.2, 0.02, 0.002, 0.0002)
 #: examples of the separate stream each step size is tried on
 TUNING_EXAMPLES = 2000
+#: the learners whose feature map does not depend on the step size: tuning fits and applies it once
+SHARED_MAP = ("IK+OGD", "RandLocal+OGD")
 #: a pass is timed after each of this many equal parts of the stream (lu2016 Figs. 1-2: time along the stream)
 CHECKPOINTS = 20
 #: ... each of at least this many examples (a shorter stream is timed in fewer parts)
@@ -430,8 +432,13 @@ def warm_up(method: str, work) -> bool:
     return _WARM(method, work)
 
 
-def run_method(method: str, X, y, p: Params, eta: float | None = None) -> StreamResult:
-    """One pass of ``method`` (see :data:`METHODS`) over (X, y) with step size ``eta`` or ``p.eta``."""
+def run_method(method: str, X, y, p: Params, eta: float | None = None, *,
+               shared: dict | None = None) -> StreamResult:
+    """One pass of ``method`` (see :data:`METHODS`) over (X, y) with step size ``eta`` or ``p.eta``.
+
+    ``shared``: a cache of feature maps and mapped rows for passes that differ only in ``eta``
+    (see ``share_features`` of :mod:`ikviz.learn.online`; used by the learners with a frozen map).
+    """
     classes, times = np.unique(y), []
     def first_pass():  # loads the learner's numba code: not part of its time
         try:
@@ -442,6 +449,8 @@ def run_method(method: str, X, y, p: Params, eta: float | None = None) -> Stream
     warm_up(method, first_pass)
     t0 = time.perf_counter()
     clf = make_learner(method, p, eta, X)
+    if shared is not None and method in SHARED_MAP:
+        clf.share_features(shared)
     parts = max(1, min(CHECKPOINTS, len(y) // MIN_PART))  # a part per partial_fit call: not too small to time
     bounds = np.unique(np.linspace(0, len(y), parts + 1).astype(int))
     if method in ("IK+OGD", "RandLocal+OGD"):  # the first part holds the prefix: its map is fitted once
@@ -470,14 +479,16 @@ def tune_eta(method: str, p: Params, *, memo: Memo | None = None,
     data. A stream has no held-out part, so each step size is tried on a
     separate stream: the same data in another seeded order (fresh points for
     the generated data), at most :data:`TUNING_EXAMPLES` long. The stream the
-    page reports is never used to choose.
+    page reports is never used to choose. The learners of :data:`SHARED_MAP`
+    fit their feature map and map the stream once for all the step sizes (the
+    rates are bit-identical to five separate passes).
     """
     memo, progress = resolve(memo, progress)
     X, y = _stream_of(p, min(p.n, TUNING_EXAMPLES), p.seed + 1, memo)
-    rates = {}
+    rates, shared = {}, {}
     for i, eta in enumerate(ETAS):
         progress(i / len(ETAS), f"step size {i + 1} of {len(ETAS)}")
-        rates[eta] = run_method(method, X, y, p, eta).mistake_rate
+        rates[eta] = run_method(method, X, y, p, eta, shared=shared).mistake_rate
     return min(rates, key=rates.get), rates
 
 

@@ -111,6 +111,75 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     _min_map_rows = 1
     #: fitted state besides the attributes ending in "_" (removed by a new fit)
     _STATE = ("_mistakes", "_n_seen", "_n_mistakes", "_n_rows", "_buffer", "_frozen")
+    #: a cache of fitted maps and mapped rows shared with learners that differ only in eta (see share_features)
+    _shared = None
+
+    def share_features(self, cache: dict | None) -> "_OnlineClassifier":
+        """Reuse feature maps and mapped rows through ``cache``, shared by learners that differ only in ``eta``.
+
+        The map and the mapped rows do not depend on the step size, so a step-size
+        search fits each map once and maps each chunk once: a learner whose other
+        parameters, map rows and chunk are the same as an earlier one's takes the
+        earlier one's map and features (keyed by those parameters and a digest of the
+        rows). The model is bit-identical to a learner without the cache. ``None``
+        stops sharing.
+
+        Parameters
+        ----------
+        cache : dict or None
+            An empty dict for the first learner, then the same dict for the others.
+
+        Returns
+        -------
+        self : object
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ikviz.learn import IKOGDClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.uniform(-1, 1, size=(600, 2))
+        >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
+        >>> cache = {}
+        >>> rates = [IKOGDClassifier(psi=8, t=20, eta=eta, prefix=200, random_state=0).share_features(cache)
+        ...          .fit(X, y).mistake_rate_ for eta in (0.2, 0.02)]
+        >>> alone = IKOGDClassifier(psi=8, t=20, eta=0.02, prefix=200, random_state=0).fit(X, y).mistake_rate_
+        >>> rates[1] == alone, sum(key[0] == "map" for key in cache)
+        (True, 1)
+        """
+        if cache is not None and not isinstance(cache, dict):
+            raise ValueError(f"cache must be a dict or None; got {type(cache).__name__}.")
+        self._shared = cache
+        return self
+
+    def _share_key(self, what: str, X) -> tuple:
+        import hashlib
+
+        rows = np.ascontiguousarray(X)
+        h = hashlib.blake2b(f"{rows.dtype.str}{rows.shape}".encode(), digest_size=16)
+        h.update(rows.view(np.uint8).reshape(-1) if rows.size else b"")
+        settings = tuple(sorted((k, repr(v)) for k, v in self.get_params().items() if k != "eta"))
+        return what, type(self).__name__, settings, bool(self._frozen), h.hexdigest()
+
+    def _map_once(self, X) -> int:
+        """``_fit_map(X)``, or the map an earlier learner sharing the cache fitted on the same rows."""
+        if self._shared is None:
+            return self._fit_map(X)
+        key = self._share_key("map", X)
+        if key not in self._shared:
+            width = self._fit_map(X)
+            self._shared[key] = (self.feature_map_, width)
+        self.feature_map_, width = self._shared[key]
+        return width
+
+    def _mapped(self, X):
+        """``_transform(X)``, or the features an earlier learner sharing the cache mapped from the same rows."""
+        if self._shared is None:
+            return self._transform(X)
+        key = self._share_key("rows", X) + (id(self.feature_map_),)
+        if key not in self._shared:
+            self._shared[key] = self._transform(X)
+        return self._shared[key]
 
     # ------------------------------------------------------------------ public API
     @fit_context(prefer_skip_nested_validation=True)
@@ -384,14 +453,14 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             need = self._map_rows()
             if X.shape[0] >= need:
                 self._buffer, self._frozen = None, True
-                width = self._fit_map(X[:need])
+                width = self._map_once(X[:need])
             else:  # a provisional map on every row seen so far; refitted while the prefix fills
                 self._buffer = (X if self._buffer is not None else X.copy(), codes)
                 self._n_seen = self._n_mistakes = 0
                 if X.shape[0] < self._min_map_rows:
                     self.coef_ = self.feature_map_ = None
                     return
-                width = self._fit_map(X)
+                width = self._map_once(X)
             self.coef_ = np.zeros((self._n_rows_w(), width))
             self._n_seen = self._n_mistakes = 0
         out = self._claim(X.shape[0])
@@ -403,7 +472,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         step = self._chunk_rows()
         for lo in range(0, X.shape[0], step):
             hi = min(X.shape[0], lo + step)
-            Z = self._transform(X[lo:hi])
+            Z = self._mapped(X[lo:hi])
             if sp.issparse(Z):
                 Z = sp.csr_matrix(Z)
                 ogd_sparse(np.asarray(Z.data, dtype=np.float64), Z.indices, Z.indptr, codes[lo:hi], self.coef_,
