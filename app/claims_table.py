@@ -1,13 +1,12 @@
 """The Claims page's table: every claim's row at once, filled in as its reproduction's check finishes.
 
 Rows already computed are drawn at once (full size first: ``ikviz reproduce claims --full``'s results, see
-``claims.stored_rows``, or a full-size check the store holds); the others are checks prepared in the store
-(:meth:`ResultsStore.prepare`): they run to their end whoever waits, so a viewer who leaves and comes back finds
-them finished or further on, never started again. The page's script ends at once; a fragment redraws the table
-every 2 s while checks run.
+``claims.stored_rows``, or a full-size check the store holds); the others are checks the store runs where they
+slow no viewer of another page down (:meth:`ResultsStore.offload`: a low-priority process of their own that writes
+into the store's folder): they run to their end whoever waits, so a viewer who leaves and comes back finds them
+finished or further on, never started again. The page's script ends at once, every row drawn (those still
+computing say so); a fragment redraws the table every 2 s while checks run.
 """
-
-import time
 
 import streamlit as st
 
@@ -111,9 +110,9 @@ def live(names: list[str], paper: str) -> dict:
     """
     s = store.get_store()
     done = {n: held_rows(n) for n in names}
-    jobs = {n: s.prepare(claims.check_reproduction, n, True) for n in names if done[n] is None}
-    for n in jobs:   # asked for: ahead of other prepared work (a prepared job runs on whether anyone waits)
-        s.release(s.submit(claims.check_reproduction, n, True))
+    # the checks not held yet run to their end whoever waits, where they slow no viewer of another page down
+    # (a low-priority process of their own when the store has a folder: ResultsStore.offload)
+    jobs = {n: s.offload(claims.check_reproduction, n, True) for n in names if done[n] is None}
     unavailable = [cells(r) for r in claims.unavailable_rows(() if paper == "all" else (paper,))]
 
     def lines_now() -> list[dict]:
@@ -138,8 +137,5 @@ def live(names: list[str], paper: str) -> dict:
         if jobs and all(done[n] is not None for n in names):
             st.rerun()   # all in: the whole page once more, with nothing left to poll
 
-    soon = time.monotonic() + 2.0   # what finishes within a moment is in the first table, not a second later
-    for job in jobs.values():
-        job.wait(max(0.0, soon - time.monotonic()))
-    table()
+    table()   # at once: a row still computing says so, and the fragment fills it in
     return done

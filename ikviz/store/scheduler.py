@@ -282,6 +282,7 @@ class ResultsStore:
         self._lock = threading.Condition()
         self.hits = self.misses = self.computed = 0
         self._unwatched = 0  # requested workers running kept work that nobody waited for when it started
+        self._offload = None  # the low-priority child process of :meth:`offload`, started at its first call
         for i in range(self.workers):
             threading.Thread(target=self._work, args=(FOREGROUND,), name=f"ikviz-store-{i}", daemon=True).start()
         for i in range(max(1, int(background_workers))):
@@ -479,6 +480,34 @@ class ResultsStore:
         (True, (True, 81))
         """
         return self.submit_call(fn, args, kwargs, priority=BACKGROUND, persist=persist, keep=True)
+
+    def offload(self, fn: Callable, *args):
+        """Compute ``fn(*args)`` where it slows no viewer down; it runs to its end whoever waits.
+
+        With a folder, in a child process at the lowest CPU priority that writes into the same disk cache
+        (:class:`~ikviz.store.offload.Offload`): the server's page scripts share no interpreter lock and no
+        CPU priority with it, and :meth:`peek` finds the result once it is written. Without a folder (memory
+        only), as :meth:`prepare` moved ahead of other prepared work. Returns a task with ``done()``,
+        ``wait(timeout)``, ``result()`` and ``fraction``; ``fn`` must be importable by name.
+
+        Examples
+        --------
+        >>> store = ResultsStore(workers=1)
+        >>> task = store.offload(pow, 2, 5)
+        >>> task.wait(10) and task.result()
+        32
+        """
+        if self.directory is None:
+            job = self.prepare(fn, *args)
+            self.release(self.submit(fn, *args))   # asked for: ahead of other prepared work
+            return job
+        from .offload import Offload
+
+        with self._lock:
+            if self._offload is None:
+                self._offload = Offload(self.directory, max_disk_bytes=self.max_disk_bytes)
+            offload = self._offload
+        return offload.submit(fn, *args)
 
     def submit_call(self, fn: Callable, args: tuple, kwargs: dict, *, priority: int = FOREGROUND,
                     persist: bool = True, keep: bool = False) -> Job:

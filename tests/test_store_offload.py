@@ -1,0 +1,43 @@
+"""ResultsStore.offload: work nobody waits for runs in a low-priority child process, into the same disk store."""
+
+import os
+
+import pytest
+
+from ikviz.store import ResultsStore
+
+
+def where(x):
+    """Which process computed it, at which priority (a module-level block the child imports by name)."""
+    return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0), x
+
+
+def fails(x):
+    raise ValueError(f"bad {x}")
+
+
+def test_offload_computes_in_a_low_priority_child_and_the_store_reads_it_back(tmp_path):
+    store = ResultsStore(workers=1, directory=tmp_path)
+    task = store.offload(where, 3)
+    assert store.offload(where, 3) is task   # single flight: the same call is one task
+    assert task.wait(120), "the child did not finish"
+    pid, nice, x = task.result()
+    assert pid != os.getpid() and x == 3
+    assert nice >= min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)   # the lowest priority (19 unless capped)
+    assert task.fraction == 1.0
+    assert store.peek(where, 3) == (True, (pid, nice, 3))   # written into the shared disk cache
+
+
+def test_offload_raises_the_childs_error_and_runs_a_failed_call_again(tmp_path):
+    store = ResultsStore(workers=1, directory=tmp_path)
+    task = store.offload(fails, 1)
+    assert task.wait(120)
+    with pytest.raises(ValueError, match="bad 1"):
+        task.result()
+    assert store.offload(fails, 1) is not task   # a failure is not kept
+
+
+def test_offload_without_a_folder_is_a_kept_job_of_this_process():
+    store = ResultsStore(workers=1)
+    task = store.offload(where, 4)
+    assert task.wait(30) and task.result()[0] == os.getpid()
