@@ -169,12 +169,14 @@ def _legend_name(measure: str, fallback: str) -> str:
 ON_DATA_MAX = 20
 
 
-def label_spots(X2: np.ndarray, labels: np.ndarray, k: int = 15) -> dict:
-    """Where to write each label on a 2-D scatter: one of its own points, amid its own kind, near its middle.
+def label_spots(X2: np.ndarray, labels: np.ndarray, room: float = 0.1) -> dict:
+    """Where to write each label on a 2-D scatter: one of its own points, clear of the other labels' points,
+    near its middle.
 
-    For each label, among its points whose ``k`` nearest neighbours are most often of that label (within 0.1
-    of its best such share), the one nearest the label's median: the name lands inside its group, not on
-    another group's points where groups overlap, nor on the crossing of two lines (whose medians coincide).
+    For each label, among its points at least ``room`` times the data's span from any point of another label
+    (or, where the groups overlap more, at least half as far as its most isolated point), the one nearest
+    the label's median: the name lands inside its group, not on another group's points, nor on the crossing
+    of two lines (whose medians coincide).
 
     Returns
     -------
@@ -186,7 +188,7 @@ def label_spots(X2: np.ndarray, labels: np.ndarray, k: int = 15) -> dict:
     >>> import numpy as np
     >>> from ikviz.plots.clustering import label_spots
     >>> X2 = np.array([[0.0, 0], [0.1, 0], [0.2, 0], [5, 5], [5.1, 5], [5.2, 5]])
-    >>> spots = label_spots(X2, np.array([0, 0, 0, 1, 1, 1]), k=2)
+    >>> spots = label_spots(X2, np.array([0, 0, 0, 1, 1, 1]))
     >>> spots[0], spots[1]
     ((0.1, 0.0), (5.1, 5.0))
     """
@@ -194,16 +196,18 @@ def label_spots(X2: np.ndarray, labels: np.ndarray, k: int = 15) -> dict:
 
     X2 = np.asarray(X2, dtype=float)
     labels = np.asarray(labels)
-    k = max(1, min(k, len(labels)))
-    _, near = cKDTree(X2).query(X2, k=k)
-    near = np.asarray(near).reshape(len(labels), -1)
-    own = (labels[near] == labels[:, None]).mean(axis=1)
+    values = np.unique(labels)
+    span = float(np.ptp(X2, axis=0).max()) if len(X2) else 0.0
     spots = {}
-    for c in np.unique(labels):
+    for c in values:
         members = np.flatnonzero(labels == c)
-        pure = members[own[members] >= own[members].max() - 0.1]
+        others = X2[labels != c]
+        clear = (cKDTree(others).query(X2[members])[0] if len(others)
+                 else np.full(members.size, np.inf))
+        enough = min(room * span, 0.5 * float(clear.max()))
+        fit = members[clear >= enough]
         middle = np.median(X2[members], axis=0)
-        best = pure[np.argmin(((X2[pure] - middle) ** 2).sum(axis=1))]
+        best = fit[np.argmin(((X2[fit] - middle) ** 2).sum(axis=1))]
         spots[c.item() if hasattr(c, "item") else c] = (float(X2[best, 0]), float(X2[best, 1]))
     return spots
 
