@@ -69,9 +69,45 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def measure_one(link: str) -> dict:
-    """Open ``link`` on an empty store in this process and measure until its first figure (see the module)."""
+class _Compiles:
+    """numba's compilations in this process (``numba:compile`` events, every thread): what a fresh clone's first
+    look compiles, one row per function and type signature, with its seconds (``self_s`` less the functions it
+    compiled inside it, e.g. an ``inline="always"`` helper or a callee): CPU-seconds of the compiling thread, so
+    that a loaded machine does not inflate them."""
+
+    def __init__(self):
+        import threading
+
+        from numba.core import event
+
+        self.rows, self.local, self.lock = [], threading.local(), threading.Lock()
+        listener = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                listener.local.stack = getattr(listener.local, "stack", [])
+                listener.local.stack.append([time.thread_time(), 0.0])  # CPU: the compiling thread's
+
+            def on_end(self, ev):
+                start, inner = listener.local.stack.pop()
+                took = time.thread_time() - start
+                if listener.local.stack:
+                    listener.local.stack[-1][1] += took
+                d = ev.data["dispatcher"]
+                with listener.lock:
+                    listener.rows.append({"fn": f"{d.py_func.__module__}.{d.py_func.__qualname__}",
+                                          "sig": ", ".join(map(str, ev.data["args"])), "s": round(took, 3),
+                                          "self_s": round(took - inner, 3)})
+
+        event.register("numba:compile", _Listener())
+
+
+def measure_one(link: str, compiles: bool = False) -> dict:
+    """Open ``link`` on an empty store in this process and measure until its first figure (see the module);
+    ``compiles``: also list numba's compilations (see :class:`_Compiles`)."""
     import threading
+
+    recorder = _Compiles() if compiles else None
 
     from streamlit.runtime.scriptrunner_utils.exceptions import StopException
     from streamlit.testing.v1 import AppTest
@@ -123,10 +159,13 @@ def measure_one(link: str) -> dict:
     row.update(cpu_s=round(marks["figure"][0] - cpu0, 2), wall_s=round(marks["figure"][1] - wall0, 2),
                view_cpu_s=round(cpu_view - cpu0, 2), figure_cpu_s=round(marks["figure"][0] - cpu_view, 2),
                first_look=bool(marks.get("first_look")))
+    if recorder is not None:
+        row["compiles"] = sorted(recorder.rows, key=lambda r: -r["self_s"])
+        row["compile_s"] = round(sum(r["self_s"] for r in recorder.rows), 2)
     return row
 
 
-def run_all(rows: list[dict], fresh_numba: bool) -> list[dict]:
+def run_all(rows: list[dict], fresh_numba: bool, compiles: bool = False) -> list[dict]:
     out = []
     for row in rows:
         with tempfile.TemporaryDirectory(prefix="ikviz-first-look-") as tmp:
@@ -134,7 +173,8 @@ def run_all(rows: list[dict], fresh_numba: bool) -> list[dict]:
                    "PYTHONPATH": str(ROOT / "app")}
             if fresh_numba:
                 env["NUMBA_CACHE_DIR"] = str(Path(tmp) / "numba")
-            done = subprocess.run([sys.executable, __file__, "--one", row["link"]], env=env, cwd=ROOT,
+            done = subprocess.run([sys.executable, __file__, "--one", row["link"], *(["--compiles"] if compiles else [])],
+                                  env=env, cwd=ROOT,
                                   capture_output=True, text=True)
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         measured = json.loads(lines[-1]) if lines else {"error": (done.stderr or "no output")[-300:]}
@@ -156,23 +196,41 @@ def print_table(rows: list[dict]) -> None:
               f"{r['wall_s']} | {'yes' if r['first_look'] else 'no'} | {r['budget_s']} |")
 
 
+def print_compiles(rows: list[dict]) -> None:
+    """Per link, numba's compile seconds and its costliest compilations; then each function's signatures."""
+    every: dict = {}
+    for r in rows:
+        found = r.get("compiles") or []
+        top = ", ".join(f"{c['fn'].rsplit('.', 1)[-1]}({c['sig'][:40]}) {c['self_s']}" for c in found[:4])
+        print(f"{r['kind']} {r['name']}: {len(found)} compilations, {r.get('compile_s', 0)} s; {top}")
+        for c in found:
+            every.setdefault(c["fn"], set()).add(c["sig"])
+    print("\nfunction: type signatures compiled over all links")
+    for fn, sigs in sorted(every.items(), key=lambda kv: -len(kv[1])):
+        print(f"{fn}: {len(sigs)}" + ("".join(f"\n    {s}" for s in sorted(sigs)) if len(sigs) > 1 else ""))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child: measure one link
     parser.add_argument("--only", nargs="+", metavar="WORD", help="only links whose name contains one of these")
     parser.add_argument("--fresh-numba", action="store_true", help="an empty numba cache in each process")
+    parser.add_argument("--compiles", action="store_true",
+                        help="list numba's compilations of each link (function, type signature, seconds)")
     parser.add_argument("--json", help="also write the rows here")
     args = parser.parse_args()
     if args.one:
         sys.path.insert(0, str(ROOT / "app"))
-        print(json.dumps(measure_one(args.one)), flush=True)
+        print(json.dumps(measure_one(args.one, args.compiles)), flush=True)
         return 0
     rows = links()
     if args.only:
         rows = [r for r in rows if any(w in r["name"] for w in args.only)]
     t0 = time.perf_counter()
-    out = run_all(rows, args.fresh_numba)
+    out = run_all(rows, args.fresh_numba, args.compiles)
     print_table(out)
+    if args.compiles:
+        print_compiles(out)
     print(f"\n{len(out)} links in {time.perf_counter() - t0:.0f} s; load average {os.getloadavg()[0]:.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))

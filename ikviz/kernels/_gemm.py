@@ -52,7 +52,7 @@ _SGEMM = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * 13))(
 
 @njit(cache=True, nogil=True)
 def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t, stride,
-           tile_rows, per_group, start, stop, inne, out):
+           tile_rows, per_group, start, stop, out):
     """Cells of rows ``start .. stop`` tile by tile: one ``sgemm`` per tile, then its exact per-tile pass.
 
     A block of ``tile_rows`` rows is copied, transposed and in float32, into
@@ -60,6 +60,10 @@ def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, r
     leading dimension is then the block's, not n: a long stride between the
     features thrashes the cache in the small-matrix kernels); the tile
     ``D = C32[k0 * psi:k1 * psi] @ block`` is (centres, rows), row-major.
+
+    ``R64`` None: Voronoi cells; iNNE's squared radii: iNNE's cells. numba prunes the branch a None argument
+    rules out, so each kind compiles only its own per-tile pass (a bool compiled both, ~1-2 CPU-s more on
+    a fresh clone's first look).
     """
     dim = P.shape[1]
     K = dim + 1
@@ -82,7 +86,7 @@ def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, r
             xb[dim * rows + i] = 1.0
             # float32 products err by at most rel32 / 2 * (|c|^2 + 2 |x| |c|); the tile compares within twice that
             tol32[i] = rel32 * (cmax * cmax + 2.0 * np.sqrt(s) * cmax) * (1.0 + 1e-6)
-            if inne:
+            if R64 is not None:
                 z = Z[b + i]
                 s = 0.0
                 for l in range(z.shape[0]):
@@ -103,7 +107,7 @@ def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, r
                   xb.ctypes, dims[3:].ctypes, C32[k0 * psi:].ctypes, dims[4:].ctypes, ab[1:].ctypes,
                   D.ctypes, dims[5:].ctypes)
             tile = D[:m * rows].reshape((m, rows))
-            if inne:
+            if R64 is not None:
                 covering_in_tile(tile, k0, k1, tol64[:rows], zn[:rows], P, C64, N64, R64, Z, samples, index,
                                  shift, scale, rel, cmax, psi, stride, b, out)
             else:
@@ -129,13 +133,12 @@ def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel,
     n, dim = P.shape
     cmax = float(cmax)
     tile_rows, per_group = tile_shape(psi, dim + 1, t)
-    inne = radii is not None
-    R64 = radii if inne else np.empty(0)
+    R64 = radii  # None for Voronoi cells: see _tiles
 
     def run(start, stop):
         if stop > start:
             _tiles(_SGEMM, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
-                   stride, tile_rows, per_group, start, stop, inne, out)
+                   stride, tile_rows, per_group, start, stop, out)
 
     workers = max(1, min(int(workers), -(-n // (4 * tile_rows))))
     if workers == 1:

@@ -156,14 +156,21 @@ def _kernel_args(X, Y, gamma, q, out):
                         out[i, j] = _rescaled(x, y, gamma, q)
 
 
+def _writable(A):
+    """``A`` as a C-contiguous, writable float64 array: numba compiles a function anew for a read-only array
+    (a cached data set's), 2.3 CPU-s for :func:`_kernel_args` on a fresh clone; a copy of the rows costs
+    n * d, the kernel n * m * d."""
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    return A if A.flags.writeable else A.copy()
+
+
 def _pairs(X, Y, gamma, q, take_exp=True):
     """``exp(-gamma * ||x - y||_q ** q)`` (or, without ``take_exp``, its argument) for checked float64 matrices.
 
     See :func:`_kernel_args`: exact 1 for identical rows, each value a function of its pair alone.
     """
     out = np.empty((X.shape[0], Y.shape[0]))
-    _kernel_args(np.ascontiguousarray(X, dtype=np.float64), np.ascontiguousarray(Y, dtype=np.float64),
-                 float(gamma), int(q), out)
+    _kernel_args(_writable(X), _writable(Y), float(gamma), int(q), out)
     if take_exp:
         np.negative(out, out=out)
         with np.errstate(under="ignore"):
