@@ -22,6 +22,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -40,12 +41,18 @@ def _serve() -> None:
     sys.stdout.flush()
     channel_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)   # what a computation prints (Python or a C library) goes to stderr, never into the channel
-    path, directory, max_bytes, max_disk_bytes, nice = pickle.load(channel_in)
+    parent, path, directory, max_bytes, max_disk_bytes, nice = pickle.load(channel_in)
     sys.path[:0] = [p for p in path if p not in sys.path]
     try:
         os.nice(nice)
     except (AttributeError, OSError):   # no nice here: same priority, still outside the server's lock
         pass
+    def orphaned() -> None:   # the server ended (even killed): stop at once rather than finish a check for nobody
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, daemon=True).start()
     from .scheduler import ResultsStore
 
     store = ResultsStore(max_bytes=max_bytes, workers=1, directory=directory, max_disk_bytes=max_disk_bytes)
@@ -126,7 +133,7 @@ class Offload:
         """A new child and the thread that reads its answers (call with the lock held)."""
         child = subprocess.Popen([sys.executable, "-c", "from ikviz.store.offload import _serve; _serve()"],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        _send(child.stdin, (list(sys.path), self.directory, self.max_bytes, self.max_disk_bytes, self.nice))
+        _send(child.stdin, (os.getpid(), list(sys.path), self.directory, self.max_bytes, self.max_disk_bytes, self.nice))
         threading.Thread(target=self._read, args=(child,), name="ikviz-offload", daemon=True).start()
         return child
 
