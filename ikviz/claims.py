@@ -294,7 +294,8 @@ def _table2(n):
     """"IK yielded a faster search using the ball tree": tested for *faster*, under each way to index IK's map.
 
     The interleaved repeats' median decides (:func:`ikviz.verdicts.faster_repeats`); where scikit-learn built
-    no tree, the "ball tree" is brute force and cannot be faster (:func:`~ikviz.experiments.paper_ting2021_table2.tree_faster`).
+    no tree, the "ball tree" is brute force and cannot be faster
+    (:func:`~ikviz.experiments.paper_ting2021_table2.tree_faster`).
     """
     from .experiments.paper_ting2021_table2 import _ratios, tree_faster
 
@@ -902,8 +903,13 @@ def summary(rows: list[Row]) -> str:
 
     Examples
     --------
-    >>> summary([])
-    '0 claims: 0 hold, 0 hold smaller, 0 protocol unspecified, 0 too close to call on this machine, 0 do not reproduce, 0 data not available here'
+    >>> print(summary([]).replace(", ", ",\\n"))
+    0 claims: 0 hold,
+    0 hold smaller,
+    0 protocol unspecified,
+    0 too close to call on this machine,
+    0 do not reproduce,
+    0 data not available here
     """
     n = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
     missing = sum(not r.measured for r in rows)
