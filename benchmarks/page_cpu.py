@@ -16,6 +16,16 @@ each as the script thread's CPU ms, the script thread's wall ms (waiting include
 browser with their bytes. Every page is first opened once (imports, disk reads into memory) and not counted.
 The Claims page comes last: where its checks are not held it starts them in the store's workers; ``bg CPU``
 is the CPU the process spent outside the script thread during its runs (those checks).
+``--after-claims`` then moves through the other pages again, after the Claims page, as ``app_rerun``'s sidebar
+pass does.
+
+2026-11-27, under load (2 cores shared, load 5-50), ``--repeat 3 --after-claims``, medians, CPU ms / wall ms of
+the script thread for a new tab: 2334864 (its store held its 12 checks) how IK is built 22/137, kernel shapes
+40/77, density 54/226, curse 120/477, clustering 35/115, classification 61/102, t-SNE 36/120, Claims 118/148;
+d3a5aea (the same store as the next, its 28 checks not held: they ran in the server's threads) 19/88, 75/420,
+51/346, 140/883, 45/117, 49/95, 36/148, Claims 61/2340 (its 2 s wait), 660-1380 ms of CPU in other threads
+per page; with the checks offloaded (b213a72 on d3a5aea) 18/83, 46/74, 44/104, 100/254, 35/36, 42/142,
+36/78, Claims 43/95, ~160 ms in other threads (AppTest's own). Wall clocks here are load-dependent.
 """
 
 from __future__ import annotations
