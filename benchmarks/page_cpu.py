@@ -12,8 +12,8 @@ not (other threads and processes do not count in it). For each page it prints, a
 - **tab**: a new session opening the page's link (``app_rerun``'s *first figure* / *reload* on a held view);
 - **sidebar**: the same session moving to the page from the page before it (``app_rerun``'s *sidebar*);
 
-each as the script thread's CPU ms, the script thread's wall ms (waiting included), and the messages (deltas) the run sends to the
-browser with their bytes. Every page is first opened once (imports, disk reads into memory) and not counted.
+each as the script thread's CPU ms, the script thread's wall ms (waiting included), and the messages
+(deltas) the run sends to the browser with their bytes. Every page is first opened once (imports, disk reads into memory) and not counted.
 The Claims page comes last: where its checks are not held it starts them in the store's workers; ``bg CPU``
 is the CPU the process spent outside the script thread during its runs (those checks).
 ``--after-claims`` then moves through the other pages again, after the Claims page, as ``app_rerun``'s sidebar
@@ -163,7 +163,8 @@ def main() -> None:
     for r in rows:
         print(f"| {r['page']} | {r['tab_cpu_ms']:.0f} | {r['tab_wall_ms']:.0f} | {r['tab_deltas']:.0f} "
               f"({r['tab_kb']:.0f}) | {r['sidebar_cpu_ms']:.0f} | {r['sidebar_wall_ms']:.0f} | "
-              f"{r['sidebar_deltas']:.0f} ({r['sidebar_kb']:.0f}) | {r['tab_bg_cpu_ms'] + r['sidebar_bg_cpu_ms']:.0f} |")
+              f"{r['sidebar_deltas']:.0f} ({r['sidebar_kb']:.0f}) | "
+              f"{r['tab_bg_cpu_ms'] + r['sidebar_bg_cpu_ms']:.0f} |")
     if args.after_claims:
         print("\n| page | sidebar after Claims: CPU ms | wall ms | bg CPU ms |\n|---|---|---|---|")
         for r in rows:

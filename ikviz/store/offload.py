@@ -133,7 +133,8 @@ class Offload:
         """A new child and the thread that reads its answers (call with the lock held)."""
         child = subprocess.Popen([sys.executable, "-c", "from ikviz.store.offload import _serve; _serve()"],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        _send(child.stdin, (os.getpid(), list(sys.path), self.directory, self.max_bytes, self.max_disk_bytes, self.nice))
+        _send(child.stdin,
+              (os.getpid(), list(sys.path), self.directory, self.max_bytes, self.max_disk_bytes, self.nice))
         threading.Thread(target=self._read, args=(child,), name="ikviz-offload", daemon=True).start()
         return child
 
