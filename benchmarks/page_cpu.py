@@ -13,8 +13,9 @@ not (other threads and processes do not count in it). For each page it prints, a
 - **sidebar**: the same session moving to the page from the page before it (``app_rerun``'s *sidebar*);
 
 each as the script thread's CPU ms, the script thread's wall ms (waiting included), and the messages
-(deltas) the run sends to the browser with their bytes. Every page is first opened once (imports, disk reads into memory) and not counted.
-The Claims page comes last: where its checks are not held it starts them in the store's workers; ``bg CPU``
+(deltas) the run sends to the browser with their bytes. Every page is first opened once (imports, disk reads
+into memory) and not counted. The Claims page comes last: where its checks are not held it starts them (in the
+store's workers before the offload, in a child process since); ``bg CPU``
 is the CPU the process spent outside the script thread during its runs (those checks).
 ``--after-claims`` then moves through the other pages again, after the Claims page, as ``app_rerun``'s sidebar
 pass does.
