@@ -17,6 +17,7 @@ from ikviz import claims, reproduce
 
 #: a pale background per verdict, so the table reads at a glance (text stays the verdict itself)
 SHADE = {"holds": "#d9f2d9", "holds, smaller": "#fff2cc", "protocol unspecified": "#dde7f7",
+         "too close to call on this machine": "#ffe5cc",
          "does not reproduce": "#f8d7d7", "data not available here": "#eeeeee"}
 #: the verdict cell of a row whose reproduction is still running
 COMPUTING = "computing…"
