@@ -41,7 +41,7 @@ SMALL = {
 }
 
 #: names of numbers that are runtimes, or follow from them: measured again by a snippet, never equal
-RUNTIME = re.compile(r"(seconds|_s|tree_over_brute|speedup|index_faster)$")
+RUNTIME = re.compile(r"(seconds|_s|tree_over_brute|speedup|index_faster|ratios)$")
 
 #: views a page computes on request beside its registered ones: (run, small params)
 ON_REQUEST = [

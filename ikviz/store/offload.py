@@ -17,6 +17,7 @@ store with a folder: without one, the results would not come back through the di
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import subprocess
@@ -35,8 +36,9 @@ def _send(stream, message) -> None:
     stream.flush()
 
 
-def _serve() -> None:
-    """The child: read ``(number, fn, args)`` calls from stdin until it closes, answer each on stdout."""
+def _serve(factory: str) -> None:
+    """The child: read ``(number, fn, args)`` calls from stdin until it closes, answer each on stdout, computed
+    through the store ``factory`` names (``module:name``, called with the parent's store settings)."""
     channel_in = sys.stdin.buffer
     sys.stdout.flush()
     channel_out = os.fdopen(os.dup(1), "wb")
@@ -47,15 +49,16 @@ def _serve() -> None:
         os.nice(nice)
     except (AttributeError, OSError):   # no nice here: same priority, still outside the server's lock
         pass
+
     def orphaned() -> None:   # the server ended (even killed): stop at once rather than finish a check for nobody
         while os.getppid() == parent:
             time.sleep(1.0)
         os._exit(0)
 
     threading.Thread(target=orphaned, daemon=True).start()
-    from .scheduler import ResultsStore
-
-    store = ResultsStore(max_bytes=max_bytes, workers=1, directory=directory, max_disk_bytes=max_disk_bytes)
+    module, _, name = factory.partition(":")
+    make_store = getattr(importlib.import_module(module), name)   # named, not imported: the scheduler uses this module
+    store = make_store(max_bytes=max_bytes, workers=1, directory=directory, max_disk_bytes=max_disk_bytes)
     while True:
         try:
             number, fn, args = pickle.load(channel_in)
@@ -105,7 +108,8 @@ class Offload:
     store in ``directory``; each distinct call runs once (single flight by the store's key).
 
     The child starts at the first :meth:`submit` and ends when it has nothing left to do, so an idle
-    server holds no second process.
+    server holds no second process. ``store`` names (``module:name``) the store class the child computes
+    through: named, not imported, since that store's scheduler is what uses this module.
 
     Examples
     --------
@@ -120,8 +124,8 @@ class Offload:
     """
 
     def __init__(self, directory: str | Path, *, nice: int = 19, max_bytes: int = 256 << 20,
-                 max_disk_bytes: int = 2048 << 20):
-        self.directory, self.nice = str(directory), int(nice)
+                 max_disk_bytes: int = 2048 << 20, store: str = "ikviz.store.scheduler:ResultsStore"):
+        self.directory, self.nice, self.store = str(directory), int(nice), str(store)
         self.max_bytes, self.max_disk_bytes = int(max_bytes), int(max_disk_bytes)
         self._lock = threading.Lock()
         self._child: subprocess.Popen | None = None
@@ -131,8 +135,8 @@ class Offload:
 
     def _start(self) -> subprocess.Popen:
         """A new child and the thread that reads its answers (call with the lock held)."""
-        child = subprocess.Popen([sys.executable, "-c", "from ikviz.store.offload import _serve; _serve()"],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        serve = f"from ikviz.store.offload import _serve; _serve({self.store!r})"
+        child = subprocess.Popen([sys.executable, "-c", serve], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         _send(child.stdin,
               (os.getpid(), list(sys.path), self.directory, self.max_bytes, self.max_disk_bytes, self.nice))
         threading.Thread(target=self._read, args=(child,), name="ikviz-offload", daemon=True).start()
