@@ -12,7 +12,6 @@ import hashlib
 import io
 import re
 import sys
-import threading
 import warnings
 import zipfile
 from dataclasses import dataclass, field
@@ -685,23 +684,18 @@ def parse_parquet(raw: bytes, fp: str, notes: list[str], filename: str | None = 
 
 
 # ------------------------------------------------------------------ entry point
-_CACHE: dict[tuple, Parsed] = {}
-_CACHE_LOCK = threading.Lock()   # parse runs on the store's worker threads
-
-
 def parse(raw: bytes | str, filename: str | None, max_bytes: int | None, missing: str = "error",
           sheet: str | None = None) -> Parsed:
-    """The file ``raw`` parsed (the last few parses are cached by content, name, limit and sheet)."""
+    """The file ``raw`` parsed, each call anew: nothing is held here (issue 29: no shared dict in the process).
+
+    A caller that inspects and then reads one file shares one parse through its own memo
+    (:func:`ikviz.data.upload.parse_upload`, a block of the caller's memo)."""
     raw = as_bytes(raw)
     if max_bytes is not None and len(raw) > max_bytes:
         raise ValueError(f"{_who(filename)}the file is {len(raw) / 1024**2:.1f} MB, over the "
                          f"{max_bytes / 1024**2:.0f} MB limit. Subsample it (or keep fewer columns) and upload it "
                          "again.")
     fp = hashlib.sha256(raw).hexdigest()
-    key = (fp, (filename or "").lower().rsplit(".", 1)[-1], missing, sheet)
-    with _CACHE_LOCK:
-        if key in _CACHE:
-            return _CACHE[key]
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf\xff\xfe"):
         raise ValueError("The file is empty. Upload a CSV file with a header row, a LIBSVM file, an Excel .xlsx "
                          "workbook or a Parquet file.")
@@ -724,8 +718,4 @@ def parse(raw: bytes | str, filename: str | None, max_bytes: int | None, missing
             parsed = parse_csv(text, raw, encoding, fp[:16], notes, filename)
     if parsed.frame is not None and parsed.frame.empty:
         raise ValueError("The file has a header row but no data rows.")
-    with _CACHE_LOCK:
-        while len(_CACHE) >= 2:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = parsed
     return parsed

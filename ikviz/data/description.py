@@ -176,10 +176,10 @@ def _joined(name, seed, **options):
         f"the rows of {', then '.join(JOINED[name])}", *dict.fromkeys(n for *_, a in parts for n in a["notes"]))
 
 
-def _upload(seed, **options):
+def _upload(seed, *, memo=None, **options):
     from .upload import load_upload
 
-    return load_upload(seed, **options)
+    return load_upload(seed, memo=memo, **options)
 
 
 def _server_file(seed, **options):
@@ -602,9 +602,11 @@ _REAL = frozenset(LOADERS) - frozenset(GENERATORS) - frozenset(CALLER_SOURCES)
 _OF_ROWS = frozenset({"minmax", "standard", "libsvm", "rescale"})
 
 
-def read_source(source: str, seed: int = 0, options: tuple = ()) -> Prepared:
+def read_source(source: str, seed: int = 0, options: tuple = (), *, memo=None) -> Prepared:
     """Source ``source``'s loader (:data:`LOADERS`) with ``seed`` and ``options``, its arrays read-only: the block
     :func:`resolve` asks a caller's memo for (an upload parsed once per file and choices, in that memo only).
+    ``memo`` (handed on by the memo itself) goes to a loader that takes one: an upload's parse is a block of it,
+    shared with the Your data page's inspection of the same file (:func:`ikviz.data.upload.parse_upload`).
 
     Examples
     --------
@@ -613,7 +615,9 @@ def read_source(source: str, seed: int = 0, options: tuple = ()) -> Prepared:
     >>> got.X.shape, got.X.flags.writeable
     ((4, 2), False)
     """
-    got = _loaded(loader(source)(seed, **dict(options)))
+    from ..runner import call_block
+
+    got = _loaded(call_block(loader(source), (seed,), dict(options), memo, None))
     for a in (got.X, got.y):
         if a is not None:
             a.flags.writeable = False

@@ -446,12 +446,12 @@ def _file_info(parsed: _parse.Parsed, filename: str | None, max_categories: int 
 
 
 def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: int | None = MAX_BYTES,
-                 missing: str = "error", sheet: str | None = None) -> FileInfo:
+                 missing: str = "error", sheet: str | None = None, memo=None) -> FileInfo:
     r"""What the file ``raw`` holds: format, separators, each column's kind and suggested role, a preview.
 
     Parameters
     ----------
-    raw : bytes or str
+    raw : bytes, str or FileBytes
         The file's content (never changed).
     filename : str, optional
         Its name; the extension helps tell Excel and Parquet files apart.
@@ -462,6 +462,10 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
         left out (anything else); CSV-like files keep their missing cells until :func:`read_table`.
     sheet : str, optional
         The sheet of an Excel workbook to read (default: the first).
+    memo : callable, optional
+        The caller's memo (:mod:`ikviz.runner`): the file is parsed as its block :func:`parse_upload`, so that
+        :func:`read_table` of the same file and choices with the same memo parses it no more. Without one, the
+        file is parsed at each call (nothing is held in the process).
 
     Returns
     -------
@@ -485,8 +489,39 @@ def inspect_file(raw: bytes | str, filename: str | None = None, *, max_bytes: in
     >>> info.notes[1]
     'Decimal commas detected in 2 column(s): length, width.'
     """
-    parsed = _parse.parse(raw, filename, max_bytes, "error" if missing == "error" else "drop", sheet)
+    parsed = _parsed(raw, filename, max_bytes, "error" if missing == "error" else "drop", sheet, memo)
     return _file_info(parsed, filename)
+
+
+def parse_upload(file: FileBytes, missing: str = "error", sheet: str | None = None,
+                 max_bytes: int | None = MAX_BYTES) -> _parse.Parsed:
+    r"""The parse of an uploaded file (``missing``: "error" or "drop", for LIBSVM's lines that are not numbers):
+    the block a caller's memo holds, shared by :func:`inspect_file` and :func:`read_table` of that memo.
+
+    Keyed by the file's fingerprint and name (:class:`FileBytes`) and the choices; held where the caller's memo
+    holds it (the app's store: in memory only for an upload), never in the process. Callers treat it as read-only.
+
+    Examples
+    --------
+    >>> from ikviz.runner import RunMemo
+    >>> from ikviz.data.upload import MAX_BYTES, FileBytes, inspect_file, parse_upload, read_table
+    >>> memo, file = RunMemo(), FileBytes(b"x,y,c\n1,2,a\n3,4,b\n", "t.csv")
+    >>> inspect_file(file, memo=memo).format, read_table(file, label="c", memo=memo).X.shape
+    ('csv', (2, 2))
+    >>> memo(parse_upload)(file, "error", None, MAX_BYTES).frame.shape   # the one parse both shared
+    (2, 3)
+    """
+    return _parse.parse(file.raw, file.name or None, max_bytes, missing, sheet)
+
+
+def _parsed(raw, filename: str | None, max_bytes: int | None, missing: str, sheet: str | None, memo):
+    """``raw`` parsed: through ``memo``'s block :func:`parse_upload` when given (always with the same positional
+    arguments, so that inspecting and reading one file is one key), else anew."""
+    if memo is None:
+        if isinstance(raw, FileBytes):
+            raw, filename = raw.raw, filename or raw.name or None
+        return _parse.parse(raw, filename, max_bytes, missing, sheet)
+    return memo(parse_upload)(as_file(raw, filename or ""), missing, sheet, max_bytes)
 
 
 # ------------------------------------------------------------------ choosing the columns' roles
@@ -608,7 +643,7 @@ def read_columns(raw: bytes | str, max_bytes: int | None = MAX_BYTES, filename: 
     >>> read_columns(b"height;weight;species\n1;2;a\n")
     ['height', 'weight', 'species']
     """
-    parsed = _parse.parse(raw, filename, max_bytes, sheet=sheet)
+    parsed = _parsed(raw, filename, max_bytes, "error", sheet, None)
     return [] if parsed.frame is None else [str(c) for c in parsed.frame.columns]
 
 
@@ -686,12 +721,12 @@ def _feature_error(col: ColumnInfo, info: FileInfo) -> ValueError:
 def read_table(raw: bytes | str, label: str | None = None, missing: str = "error", *, filename: str | None = None,
                roles: dict[str, str] | None = None, max_bytes: int | None = MAX_BYTES,
                max_categories: int = MAX_CATEGORIES, sheet: str | None = None, indicator: bool = False,
-               codes: bool = True, task: str = "auto") -> UserData:
+               codes: bool = True, task: str = "auto", memo=None) -> UserData:
     r"""Read a CSV, LIBSVM, Excel .xlsx or Parquet file into a :class:`UserData`.
 
     Parameters
     ----------
-    raw : bytes or str
+    raw : bytes, str or FileBytes
         The file's content (never changed).
     label : str or None
         The column holding the class (or the numbers to predict). It wins over
@@ -723,6 +758,9 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
     task : {"auto", "classification", "regression"}
         "auto": a numeric label with more than 100 values, or more than 20
         values that are not whole numbers, is a regression target.
+    memo : callable, optional
+        The caller's memo: the file is parsed as its block :func:`parse_upload` (shared with
+        :func:`inspect_file` of the same memo); without one, parsed at each call.
 
     Returns
     -------
@@ -759,7 +797,7 @@ def read_table(raw: bytes | str, label: str | None = None, missing: str = "error
         raise ValueError(f"missing must be one of {', '.join(MISSING_CHOICES)}; got {missing!r}.")
     if task not in TASKS:
         raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}.")
-    parsed = _parse.parse(raw, filename, max_bytes, "error" if missing == "error" else "drop", sheet)
+    parsed = _parsed(raw, filename, max_bytes, "error" if missing == "error" else "drop", sheet, memo)
     if parsed.format == "libsvm":
         data = _read_libsvm(parsed, label, filename)
         data.missing = MISSING_WORDS["error" if missing == "error" else "drop"]
@@ -1185,10 +1223,11 @@ def user_data(got) -> UserData:
                     about.get("file"), about.get("task"), about.get("missing", ""), dict(about.get("values", {})))
 
 
-def load_upload(seed: int = 0, **options) -> tuple:
+def load_upload(seed: int = 0, *, memo=None, **options) -> tuple:
     """The loader of the ``upload`` source (:data:`ikviz.data.description.LOADERS`): ``(X, y, about)`` of
     :func:`read_table` of ``options["file"]`` with the column choices of :func:`upload_options` (``seed`` unused:
-    a file is what it is). ``y`` is None without a label.
+    a file is what it is). ``y`` is None without a label. ``memo``: the caller's, which holds the parse
+    (:func:`parse_upload`, shared with :func:`inspect_file` of that memo).
 
     Examples
     --------
@@ -1199,7 +1238,7 @@ def load_upload(seed: int = 0, **options) -> tuple:
     """
     options = upload_options(options.pop("file", None), **options)
     file = options["file"]
-    data = read_table(file.raw, label=options["label"], missing=options["missing"], filename=file.name or None,
+    data = read_table(file, label=options["label"], missing=options["missing"], filename=file.name or None,
                       roles=dict(options["roles"]) or None, sheet=options["sheet"], indicator=options["indicator"],
-                      codes=options["codes"], task=options["task"])
+                      codes=options["codes"], task=options["task"], memo=memo)
     return data.X, data.y, about_of(data)

@@ -564,11 +564,12 @@ def run_all(X, y=None, *, psi: int = 32, t: int = 200, seed: int = 0, task: str 
 SOURCE_KINDS = ("bundled", "upload", "big")
 
 
-def inspect_upload(file: FileBytes, missing: str = "error", sheet: str | None = None):
-    """:func:`ikviz.data.upload.inspect_file` of an upload: format, columns with kind and suggested role, preview."""
+def inspect_upload(file: FileBytes, missing: str = "error", sheet: str | None = None, *, memo: Memo | None = None):
+    """:func:`ikviz.data.upload.inspect_file` of an upload: format, columns with kind and suggested role, preview
+    (the parse a block of ``memo``, which the checks' reading of the same file shares)."""
     from ..data import upload
 
-    return upload.inspect_file(file.raw, file.name or None, missing=missing, sheet=sheet)
+    return upload.inspect_file(file, file.name or None, missing=missing, sheet=sheet, memo=memo)
 
 
 def upload_data(file, **choices) -> Data:

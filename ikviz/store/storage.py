@@ -49,6 +49,8 @@ def nbytes(value, _depth: int = 0) -> int:
         return sum(nbytes(k, _depth + 1) + nbytes(v, _depth + 1) for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
         return sum(nbytes(v, _depth + 1) for v in value)
+    if hasattr(value, "memory_usage") and hasattr(value, "columns"):  # a pandas table (an upload's parse)
+        return int(value.memory_usage(index=True, deep=True).sum())
     if hasattr(value, "__dict__"):
         return nbytes(vars(value), _depth + 1)
     for attr in ("data", "indices", "indptr"):  # scipy sparse matrices
