@@ -88,6 +88,18 @@ class _Task:
         self.future: Future = Future()
         self.fraction = 0.0
         self.child = child   # the process computing it
+        self._watchers: list[Callable[[float], None]] = []
+
+    def watch(self, progress: Callable[[float], None], finished: Callable[[Future], None]) -> None:
+        """Call ``progress(fraction)`` at each report of the child and ``finished(future)`` once it is done (at
+        once if it is): how a viewer's job in the server follows this task instead of computing it again."""
+        self._watchers.append(progress)
+        self.future.add_done_callback(finished)
+
+    def _report(self, fraction: float) -> None:
+        self.fraction = fraction
+        for progress in list(self._watchers):
+            progress(fraction)
 
     def done(self) -> bool:
         return self.future.done()
@@ -151,14 +163,15 @@ class Offload:
                 break
             with self._lock:
                 task = self._running.get(number)
-                if kind == "progress":
-                    if task is not None:
-                        task.fraction = value
-                    continue
-                self._running.pop(number, None)
-                if not self._running and self._child is child:   # nothing left: let the child end
-                    self._child = None
-                    child.stdin.close()
+                if kind != "progress":
+                    self._running.pop(number, None)
+                    if not self._running and self._child is child:   # nothing left: let the child end
+                        self._child = None
+                        child.stdin.close()
+            if kind == "progress":   # outside the lock: a viewer's job following the task takes the store's lock
+                if task is not None:
+                    task._report(value)
+                continue
             if task is not None:
                 task.fraction = 1.0
                 (task.future.set_exception if kind == "error" else task.future.set_result)(value)
@@ -187,6 +200,12 @@ class Offload:
             self._tasks[key] = self._running[self._count] = task
             _send(self._child.stdin, (self._count, fn, args))
             return task
+
+    def running(self, key: str) -> _Task | None:
+        """The task computing the call of store key ``key`` now (submitted, not done), or None."""
+        with self._lock:
+            task = self._tasks.get(key)
+        return task if task is not None and not task.done() else None
 
     def close(self) -> None:
         """Stop the child now (what it was computing is lost; what it finished is on disk)."""

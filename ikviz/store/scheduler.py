@@ -503,11 +503,60 @@ class ResultsStore:
             return job
         from .offload import Offload
 
-        with self._lock:
+        key = self.key_of(fn, args, {})
+        with self._lock:   # one decision for the key: the viewers' submit_call decides under the same lock
+            job = self._jobs.get(key)
+            if job is not None:   # a viewer's computation of it is queued or running here: the same work,
+                job.keep = True   # run to its end whoever waits, as offloaded work is (single flight, issue 32)
+                return job
             if self._offload is None:
                 self._offload = Offload(self.directory, max_disk_bytes=self.max_disk_bytes)
-            offload = self._offload
-        return offload.submit(fn, *args)
+            # sent under the lock (a message on a pipe; the child's start, at the first call, a few ms): from here
+            # on a viewer asking for the same key follows this task instead of computing it again
+            return self._offload.submit(fn, *args)
+
+    def _follow(self, key: str, fn: Callable, args: tuple, kwargs: dict, task, persist: bool,
+                keep: bool = False) -> Job:
+        """A viewer's job for ``key`` that the offload child computes now (``task``): it waits for that task and
+        mirrors its progress instead of computing the same thing again (call with the lock held). Should the
+        child fail, the job is queued here, as if it had been asked for now."""
+        job = Job(key, block_name(fn), FOREGROUND, persist, keep)
+        job.waiters, job.started = 0 if keep else 1, time.monotonic()
+        self._jobs[key] = job
+
+        def progress(fraction: float) -> None:
+            try:
+                job.report(fraction, "Computing (the check the Claims page runs in the background)")
+            except Cancelled:   # nobody waits here any more; the offloaded work goes on
+                pass
+
+        def finished(future) -> None:
+            error = future.exception()
+            if error is None:
+                value = future.result()
+                size = nbytes(value)
+                with self._lock:
+                    self._memory.put(key, value, size)
+                    if self._jobs.get(key) is job:
+                        del self._jobs[key]
+                job.finished = time.monotonic()
+                job.future.set_result(value)
+                return
+            with self._lock:
+                if self._jobs.get(key) is job and not job.cancelled and (job.waiters > 0 or job.keep):
+                    job.started, job.fraction, job._samples = None, 0.0, []   # computed here after all
+                    self._calls[job] = (fn, args, kwargs)
+                    self._queues[FOREGROUND].append(job)
+                    self._lock.notify_all()
+                    return
+                if self._jobs.get(key) is job:
+                    del self._jobs[key]
+            job.finished = time.monotonic()
+            job.future.set_exception(error)
+
+        progress(task.fraction)
+        task.watch(progress, finished)
+        return job
 
     def submit_call(self, fn: Callable, args: tuple, kwargs: dict, *, priority: int = FOREGROUND,
                     persist: bool = True, keep: bool = False) -> Job:
@@ -527,6 +576,9 @@ class ResultsStore:
                     if priority < job.priority:
                         self._promote(job)
                     return job
+                task = self._offload.running(key) if self._offload is not None else None
+                if task is not None:   # the offload child computes it now: wait for that, not a second run
+                    return self._follow(key, fn, args, kwargs, task, persist, keep)
                 reading = self._inflight.get(key)
                 owner = reading is None
                 if owner:
