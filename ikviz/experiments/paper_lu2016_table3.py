@@ -224,11 +224,13 @@ def _online_faster(n):
     """FOGD and NOGD train faster than LIBSVM: the interleaved rounds' median ratio (a part each)."""
     t = _rounds(n)
     parts = {m: faster_rounds(t, m, ["LIBSVM"], PAPER[m][0] / PAPER["LIBSVM"][0]) for m in ("FOGD", "NOGD")}
-    return Finding.judged(f"a9a, {n['n_train']:,} training rows: train s LIBSVM {_train(n, 'LIBSVM'):.2f}, FOGD "
-                          f"{_train(n, 'FOGD'):.2f}, NOGD {_train(n, 'NOGD'):.2f}; median of "
-                          f"{len(t['LIBSVM'])} interleaved rounds: FOGD ÷ LIBSVM "
+    return Finding.judged(f"a9a, {n['n_train']:,} training rows: train s (median of {len(t['LIBSVM'])} interleaved "
+                          f"rounds) LIBSVM {_median(t['LIBSVM']):.2f}, FOGD {_median(t['FOGD']):.2f}, NOGD "
+                          f"{_median(t['NOGD']):.2f}; ratios FOGD ÷ LIBSVM "
                           f"{_median(round_ratios(t, 'FOGD', ['LIBSVM'])):.2f}, NOGD ÷ LIBSVM "
-                          f"{_median(round_ratios(t, 'NOGD', ['LIBSVM'])):.2f}", judged_parts(parts))
+                          f"{_median(round_ratios(t, 'NOGD', ['LIBSVM'])):.2f} (the table's one pass: "
+                          f"{_train(n, 'LIBSVM'):.2f}, {_train(n, 'FOGD'):.2f}, {_train(n, 'NOGD'):.2f})",
+                          judged_parts(parts))
 
 
 def _competitive(n):
