@@ -331,7 +331,7 @@ def test_numba_compilation_is_cached_across_processes(tmp_path):
         X = np.random.default_rng(0).normal(size=(50, 3))
         for m in ("anne", "iforest"):
             IsolationKernel(psi=8, t=5, method=m).fit(X).transform(X)
-        stats = [f.stats for f in (_gemm._tiles, _itree.build_forest, _itree.route_heaps)]
+        stats = [f.stats for f in (_gemm._tiles, _itree.build_trees, _itree.route_heap_blocks)]
         print(sum(len(s.cache_misses) for s in stats), sum(len(s.cache_hits) for s in stats))
     """)
     for _ in range(2):

@@ -7,14 +7,11 @@ those of :func:`._voronoi.nearest_centres` and :func:`._inne.covering_balls`.
 
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
-import scipy.linalg.cython_blas  # noqa: F401  (loads SciPy's BLAS, whose sgemm the tiles call)
 from numba import njit
-from numba.extending import get_cython_function_address
 
 from ._inne import covering_in_tile
+from ._threads import SGEMM
 from ._voronoi import nearest_in_tile
 
 
@@ -44,14 +41,13 @@ def tile_shape(psi: int, k: int, t: int) -> tuple[int, int]:
     return _TILE_ROWS, max(1, min(t, _TILE_FLOATS // (psi * _TILE_ROWS)))
 
 
-#: SciPy's Fortran sgemm (every argument by address), called from the tile loop in numba: no Python
-#: between tiles (a NumPy call and a numba dispatch per tile cost as much as the small tiles' products).
-_SGEMM = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * 13))(
-    get_cython_function_address("scipy.linalg.cython_blas", "sgemm"))
+#: SciPy's Fortran sgemm, called from the tile loop in numba: no Python between tiles (a NumPy call and a
+#: numba dispatch per tile cost as much as the small tiles' products)
+_SGEMM = SGEMM
 
 
 @njit(cache=True, nogil=True)
-def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t, stride,
+def _tiles(sgemm, P, C32, C64, N64, R64, voronoi, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t, stride,
            tile_rows, per_group, start, stop, out):
     """Cells of rows ``start .. stop`` tile by tile: one ``sgemm`` per tile, then its exact per-tile pass.
 
@@ -61,9 +57,10 @@ def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, r
     features thrashes the cache in the small-matrix kernels); the tile
     ``D = C32[k0 * psi:k1 * psi] @ block`` is (centres, rows), row-major.
 
-    ``R64`` None: Voronoi cells; iNNE's squared radii: iNNE's cells. numba prunes the branch a None argument
-    rules out, so each kind compiles only its own per-tile pass (a bool compiled both, ~1-2 CPU-s more on
-    a fresh clone's first look).
+    ``R64`` None: Voronoi cells (``voronoi`` True); iNNE's squared radii: iNNE's cells (``voronoi`` None).
+    numba prunes a branch ``x is not None`` only where ``x`` is None (not where it is an array or a bool),
+    so each per-tile pass sits under a test of an argument that is None for the other kind: each kind
+    compiles only its own pass (a bool compiled both, ~1-2 CPU-s more on a fresh clone's first look).
     """
     dim = P.shape[1]
     K = dim + 1
@@ -72,8 +69,11 @@ def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, r
     tol32 = np.empty(tile_rows, dtype=np.float32)
     tol64 = np.empty(tile_rows)
     zn = np.empty(tile_rows)
-    trans = np.array([78], dtype=np.int8)  # 'N'
-    ab = np.array([1.0, 0.0], dtype=np.float32)  # alpha, beta
+    trans = np.empty(1, dtype=np.int8)
+    trans[0] = 78  # 'N'
+    ab = np.empty(2, dtype=np.float32)  # alpha, beta (np.array of a list: one more compile)
+    ab[0] = 1.0
+    ab[1] = 0.0
     dims = np.empty(6, dtype=np.int32)
     for b in range(start, stop, tile_rows):
         rows = min(tile_rows, stop - b)
@@ -110,7 +110,7 @@ def _tiles(sgemm, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, r
             if R64 is not None:
                 covering_in_tile(tile, k0, k1, tol64[:rows], zn[:rows], P, C64, N64, R64, Z, samples, index,
                                  shift, scale, rel, cmax, psi, stride, b, out)
-            else:
+            if voronoi is not None:
                 nearest_in_tile(tile, k0, k1, tol32[:rows], P, C64, N64, Z, samples, index, shift, scale, rel,
                                 cmax, psi, stride, b, out)
     return out
@@ -133,11 +133,11 @@ def nearest_centres_gemm(P, C32, C64, N64, Z, samples, index, shift, scale, rel,
     n, dim = P.shape
     cmax = float(cmax)
     tile_rows, per_group = tile_shape(psi, dim + 1, t)
-    R64 = radii  # None for Voronoi cells: see _tiles
+    R64, voronoi = radii, (True if radii is None else None)  # which per-tile pass: see _tiles
 
     def run(start, stop):
         if stop > start:
-            _tiles(_SGEMM, P, C32, C64, N64, R64, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
+            _tiles(_SGEMM, P, C32, C64, N64, R64, voronoi, Z, samples, index, shift, scale, rel, rel32, cmax, psi, t,
                    stride, tile_rows, per_group, start, stop, out)
 
     workers = max(1, min(int(workers), -(-n // (4 * tile_rows))))

@@ -10,29 +10,28 @@ flip a decision; ties go to the lowest centre index.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ._tiles import n_tiles, tile
+from ._threads import DGEMM, dgemm, run_tasks, workers_for
+from ._tiles import tile
 from ._voronoi import exact_sq_dist, row_tolerance
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def sample_radii(P, samples, index, shift, scale, rel, cmax, out):
-    """Squared radius of each sampled point's ball: its squared distance to the nearest other sample.
-
-    ``P`` (u, dim) are the unique sampled rows in packed coordinates and
-    ``index`` (t, psi) says which of them each partitioning uses; ``samples``
-    are the original rows for the exact recomputation (``shift``/``scale``
-    centre them as the rows are centred).
-    """
+@njit(cache=True, nogil=True)
+def sample_radius_tasks(gemm, P, samples, index, shift, scale, rel, cmax, out, task0, task1):
+    """Partitionings ``task0 .. task1`` of :func:`sample_radii` (``gemm``: :data:`._threads.DGEMM`)."""
     t, psi = index.shape
-    for k in prange(t):
+    dim = P.shape[1]
+    Pk = np.empty((psi, dim))
+    G = np.empty((psi, psi))
+    z = np.empty(samples.shape[1])
+    for k in range(task0, task1):
         rows = index[k]
-        Pk = np.empty((psi, P.shape[1]))
         for j in range(psi):
-            Pk[j] = P[rows[j]]
-        G = np.dot(Pk, Pk.T)
-        z = np.empty(samples.shape[1])
+            for l in range(dim):  # element by element: an array assignment compiles numba's shape-error
+                Pk[j, l] = P[rows[j], l]  # messages (string formatting, ~1.3 CPU-s on a fresh clone)
+        # G = Pk @ Pk.T: column-major Pk.T (dim, psi), leading dimension dim; G is symmetric
+        dgemm(gemm, True, False, psi, psi, dim, Pk, dim, Pk, dim, G, psi)
         for j in range(psi):
             tol = row_tolerance(Pk[j], rel, cmax)
             best = np.inf
@@ -54,20 +53,34 @@ def sample_radii(P, samples, index, shift, scale, rel, cmax, out):
     return out
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def covering_balls(P, centres, sq_norms, radii, Z, samples, index, shift, scale, rel, cmax,
-                   psi, t, stride, block, out):
-    """Write ``k * stride + j`` for the smallest ball j of partitioning k covering row i, or -1.
+def sample_radii(P, samples, index, shift, scale, rel, cmax, out, workers=None):
+    """Squared radius of each sampled point's ball: its squared distance to the nearest other sample.
 
-    Arguments as :func:`._voronoi.nearest_centres`, plus ``radii`` (squared,
-    packed like ``sq_norms``).
+    ``P`` (u, dim) are the unique sampled rows in packed coordinates and
+    ``index`` (t, psi) says which of them each partitioning uses; ``samples``
+    are the original rows for the exact recomputation (``shift``/``scale``
+    centre them as the rows are centred). Partitionings run in ``workers``
+    threads (see :mod:`._threads`); BLAS must be limited to one thread by
+    the caller.
     """
-    n = P.shape[0]
-    n_groups = centres.shape[0]
-    per_group = centres.shape[2] // psi
-    for task in prange(n_tiles(n, n_groups, block)):
+    t, psi = index.shape
+    if workers is None:
+        workers = workers_for(t * psi * psi * max(P.shape[1], 1))
+    run_tasks(sample_radius_tasks, t, DGEMM, P, samples, index, shift, scale, rel, cmax, out, workers=workers)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def covering_ball_tiles(gemm, P, centres, sq_norms, radii, Z, samples, index, shift, scale, rel, cmax,
+                        psi, t, stride, block, out, task0, task1):
+    """Tiles ``task0 .. task1`` of :func:`covering_balls` (``gemm``: :data:`._threads.DGEMM`)."""
+    n, dim = P.shape
+    n_groups, _, width = centres.shape
+    per_group = width // psi
+    dots = np.empty((block, width))
+    for task in range(task0, task1):
         grp, start, stop = tile(task, n, n_groups, block)
-        dots = np.dot(P[start:stop], centres[grp])
+        dgemm(gemm, False, False, width, stop - start, dim, centres[grp], width, P[start:], dim, dots, width)
         norms = sq_norms[grp]
         rad = radii[grp]
         for i in range(stop - start):
@@ -97,6 +110,21 @@ def covering_balls(P, centres, sq_norms, radii, Z, samples, index, shift, scale,
                         best_r = r2
                         best = j
                 out[start + i, k] = -1 if best < 0 else k * stride + best
+    return out
+
+
+def covering_balls(P, centres, sq_norms, radii, Z, samples, index, shift, scale, rel, cmax,
+                   psi, t, stride, block, out, workers=None):
+    """Write ``k * stride + j`` for the smallest ball j of partitioning k covering row i, or -1.
+
+    Arguments as :func:`._voronoi.nearest_centres`, plus ``radii`` (squared,
+    packed like ``sq_norms``).
+    """
+    n, dim = P.shape
+    if workers is None:
+        workers = workers_for(n * t * psi * max(dim, 1))
+    run_tasks(covering_ball_tiles, -(-n // block) * centres.shape[0], DGEMM, P, centres, sq_norms, radii, Z,
+              samples, index, shift, scale, rel, cmax, psi, t, stride, block, out, workers=workers)
     return out
 
 

@@ -9,9 +9,10 @@ result depends only on the seed, not on thread scheduling.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ._tiles import n_tiles, tile
+from ._threads import run_tasks, workers_for
+from ._tiles import tile
 
 
 @njit(cache=True, nogil=True)
@@ -109,26 +110,49 @@ def _build_one(S, U, max_depth, feature, threshold, left, leaf):
     return n_leaves
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def build_forest(samples, uniforms, max_depth, feature, threshold, left, leaf, n_leaves):
-    """Grow ``t`` trees: ``samples`` (t, psi, d), ``uniforms`` (t, psi, 2)."""
-    t = samples.shape[0]
-    for k in prange(t):
+@njit(cache=True, nogil=True)
+def build_trees(samples, uniforms, max_depth, feature, threshold, left, leaf, n_leaves, task0, task1):
+    """Grow trees ``task0 .. task1`` of :func:`build_forest`."""
+    for k in range(task0, task1):
         n_leaves[k] = _build_one(samples[k], uniforms[k], max_depth, feature[k], threshold[k],
                                  left[k], leaf[k])
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def route(X, feature, threshold, left, leaf, stride, block, out):
+def build_forest(samples, uniforms, max_depth, feature, threshold, left, leaf, n_leaves, workers=None):
+    """Grow ``t`` trees: ``samples`` (t, psi, d), ``uniforms`` (t, psi, 2); in threads (see :mod:`._threads`).
+
+    A tree's random numbers are its own (``uniforms[k]``), so the forest does
+    not depend on the threads.
+    """
+    t, psi, d = samples.shape
+    if workers is None:
+        workers = workers_for(t * psi * d * 8)
+    run_tasks(build_trees, t, samples, uniforms, int(max_depth), feature, threshold, left, leaf, n_leaves,
+              workers=workers)
+
+
+def route(X, feature, threshold, left, leaf, stride, block, out, workers=None):
     """Write ``k * stride + (leaf of tree k that X[i] falls in)`` into ``out[i, k]``.
 
     Work is split into (row block, tree) tiles so one tree's nodes stay in L1
     cache while a block of rows walks it; the walk is branch-free because the
-    right child of a node is always ``left + 1``.
+    right child of a node is always ``left + 1``. Tiles run in ``workers``
+    threads (see :mod:`._threads`).
     """
+    n, t = X.shape[0], feature.shape[0]
+    if workers is None:
+        workers = workers_for(n * t * 16)
+    run_tasks(route_tiles, -(-n // block) * t, X, feature, threshold, left, leaf, stride, block, out,
+              workers=workers)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def route_tiles(X, feature, threshold, left, leaf, stride, block, out, task0, task1):
+    """Tiles ``task0 .. task1`` of :func:`route`."""
     n = X.shape[0]
     t = feature.shape[0]
-    for task in prange(n_tiles(n, t, block)):
+    for task in range(task0, task1):
         k, start, stop = tile(task, n, t, block)
         f = feature[k]
         th = threshold[k]
@@ -210,18 +234,29 @@ def to_heaps(feature, threshold, left, leaf, height, h_feature, h_threshold, h_l
                 sp += 1
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def route_heaps(X, h_feature, h_threshold, h_leaf, height, stride, block, out):
+def route_heaps(X, h_feature, h_threshold, h_leaf, height, stride, block, out, workers=None):
     """Write ``k * stride + (leaf of tree k that X[i] falls in)`` into ``out[i, k]``, trees as heaps.
 
     Each task takes a block of rows through every tree (the block stays in
     L1 cache, the trees stream from L2); eight rows walk a tree in lockstep,
     so their independent loads overlap instead of waiting on one another.
+    Blocks run in ``workers`` threads (see :mod:`._threads`).
     """
+    n, t = X.shape[0], h_feature.shape[0]
+    if workers is None:
+        workers = workers_for(n * t * max(int(height), 1) * 2)
+    run_tasks(route_heap_blocks, -(-n // block), X, h_feature, h_threshold, h_leaf, int(height), stride, block,
+              out, workers=workers)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def route_heap_blocks(X, h_feature, h_threshold, h_leaf, height, stride, block, out, task0, task1):
+    """Row blocks ``task0 .. task1`` of :func:`route_heaps`."""
     n = X.shape[0]
     t = h_feature.shape[0]
     first_leaf = (1 << height) - 1
-    for b in prange((n + block - 1) // block):
+    for b in range(task0, task1):
         start = b * block
         stop = min(n, start + block)
         nodes = np.zeros(8, dtype=np.int64)

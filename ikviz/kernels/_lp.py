@@ -1,11 +1,23 @@
 """Numba kernel for fractional l_p distances (no BLAS shortcut exists for p != 2)."""
 
-from numba import njit, prange
+from numba import njit
+
+from ._threads import run_tasks, workers_for
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def lp_distances(X, Y, p, out):
-    """``out[i, j] = (sum_f |X[i, f] - Y[j, f]| ** p) ** (1 / p)``; pairs are spread over the threads.
+def lp_distances(X, Y, p, out, workers=None):
+    """``out[i, j] = (sum_f |X[i, f] - Y[j, f]| ** p) ** (1 / p)`` (see :func:`lp_pairs`), pairs spread over
+    ``workers`` threads (default: numba's thread count; one for little work)."""
+    n_pairs = X.shape[0] * Y.shape[0]
+    if workers is None:
+        workers = workers_for(n_pairs * max(X.shape[1], 1))
+    run_tasks(lp_pairs, n_pairs, X, Y, float(p), out, workers=workers)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def lp_pairs(X, Y, p, out, task0, task1):
+    """``out[i, j] = (sum_f |X[i, f] - Y[j, f]| ** p) ** (1 / p)`` for the pairs ``task0 .. task1`` (row-major).
 
     Each pair's differences are divided by their largest one before the
     power, so no term overflows or underflows for any p > 0 (p = 100 on
@@ -18,7 +30,7 @@ def lp_distances(X, Y, p, out):
     """
     n_x, d = X.shape
     n_y = Y.shape[0]
-    for pair in prange(n_x * n_y):
+    for pair in range(task0, task1):
         i = pair // n_y
         j = pair - i * n_y
         x = X[i]

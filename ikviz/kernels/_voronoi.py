@@ -18,9 +18,10 @@ distances; the cells are the same.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ._tiles import n_tiles, tile
+from ._threads import DGEMM, dgemm, run_tasks, workers_for
+from ._tiles import tile
 
 
 @njit(cache=True, nogil=True)
@@ -43,37 +44,30 @@ def row_tolerance(p, rel, cmax):
     return rel * (cmax * cmax + 2.0 * pn * cmax)
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def nearest_centres(P, centres, sq_norms, Z, samples, index, shift, scale, rel, cmax,
-                    psi, t, stride, block, out):
-    """Write ``k * stride + argmin_j ||x_i - c_kj||`` into ``out[i, k]``.
-
-    ``P`` holds the rows in the coordinates the centres are packed in (the
-    centred rows, or their span coordinates); ``Z`` the centred rows in full
-    and ``samples`` / ``index`` (t, psi) the original sampled rows, for the
-    exact re-ranking. The centres of ``g`` consecutive partitionings are
-    packed side by side: ``centres`` is (n_groups, dim, g * psi) and
-    ``sq_norms`` (n_groups, g * psi). Work is split into (row block, group)
-    tiles: one matrix product per tile gives x.c for the block and all ``g``
-    partitionings, so a row block is read once per group. ``stride=psi``
-    yields column indices of the concatenated feature map; ``stride=0`` cells.
-    """
-    n = P.shape[0]
-    n_groups = centres.shape[0]
-    per_group = centres.shape[2] // psi
-    for task in prange(n_tiles(n, n_groups, block)):
+@njit(cache=True, nogil=True)
+def nearest_centre_tiles(gemm, P, centres, sq_norms, Z, samples, index, shift, scale, rel, cmax,
+                         psi, t, stride, block, out, task0, task1):
+    """Tiles ``task0 .. task1`` of :func:`nearest_centres` (arguments as there; ``gemm`` is
+    :data:`._threads.DGEMM`)."""
+    n, dim = P.shape
+    n_groups, _, width = centres.shape
+    per_group = width // psi
+    dots = np.empty((block, width))
+    tols = np.empty(block)
+    for task in range(task0, task1):
         grp, start, stop = tile(task, n, n_groups, block)
-        dots = np.dot(P[start:stop], centres[grp])
+        rows = stop - start
+        # dots (rows, width), C order = column-major (width, rows) = centres[grp] (width, dim) @ P rows (dim, rows)
+        dgemm(gemm, False, False, width, rows, dim, centres[grp], width, P[start:], dim, dots, width)
         norms = sq_norms[grp]
-        tols = np.empty(stop - start)
-        for i in range(stop - start):
+        for i in range(rows):
             tols[i] = row_tolerance(P[start + i], rel, cmax)
         for member in range(per_group):
             k = grp * per_group + member
             if k >= t:
                 break
             base = member * psi
-            for i in range(stop - start):
+            for i in range(rows):
                 g = dots[i]
                 best = 0
                 best_v = norms[base] - 2.0 * g[base]
@@ -94,6 +88,31 @@ def nearest_centres(P, centres, sq_norms, Z, samples, index, shift, scale, rel, 
                                 best_d = dist
                                 best = j
                 out[start + i, k] = k * stride + best
+    return out
+
+
+def nearest_centres(P, centres, sq_norms, Z, samples, index, shift, scale, rel, cmax,
+                    psi, t, stride, block, out, workers=None):
+    """Write ``k * stride + argmin_j ||x_i - c_kj||`` into ``out[i, k]``.
+
+    ``P`` holds the rows in the coordinates the centres are packed in (the
+    centred rows, or their span coordinates); ``Z`` the centred rows in full
+    and ``samples`` / ``index`` (t, psi) the original sampled rows, for the
+    exact re-ranking. The centres of ``g`` consecutive partitionings are
+    packed side by side: ``centres`` is (n_groups, dim, g * psi) and
+    ``sq_norms`` (n_groups, g * psi). Work is split into (row block, group)
+    tiles: one matrix product per tile gives x.c for the block and all ``g``
+    partitionings, so a row block is read once per group. ``stride=psi``
+    yields column indices of the concatenated feature map; ``stride=0`` cells.
+    Tiles run in ``workers`` threads (default: numba's thread count, one for
+    little work; see :mod:`._threads`); BLAS must be limited to one thread
+    by the caller.
+    """
+    n, dim = P.shape
+    if workers is None:
+        workers = workers_for(n * t * psi * max(dim, 1))
+    run_tasks(nearest_centre_tiles, -(-n // block) * centres.shape[0], DGEMM, P, centres, sq_norms, Z, samples,
+              index, shift, scale, rel, cmax, psi, t, stride, block, out, workers=workers)
     return out
 
 

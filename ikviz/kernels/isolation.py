@@ -311,7 +311,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             self._rel32 = 4.0 * (d + 4) * float(np.finfo(np.float32).eps) + self._rel
         if self.method == "inne":
             radii = np.empty((self.t_, self.psi_))
-            with _blas().limit(limits=1, user_api="blas"):  # its np.dot inside prange: 10x slower at psi 512 if not
+            with _blas().limit(limits=1, user_api="blas"):  # its gemm in threads: 10x slower at psi 512 if not
                 sample_radii(Z, self._samples, self._index, self._shift, self._scale, self._rel, self._cmax, radii)
             if "_c32" in self.__dict__:
                 self._r64 = radii.ravel()
@@ -370,6 +370,8 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
     def _index_rows(self, X, stride: int) -> np.ndarray:
         X = self._check_X(X)
         out = np.empty((X.shape[0], self.t_), dtype=self._cell_dtype(stride))
+        if self.method_ == "iforest" and not X.flags.writeable:
+            X = X.copy()  # numba compiles a read-only array as another type: a second signature (~2 CPU-s)
         if "_heap" in self.__dict__:
             h_feature, h_threshold, h_leaf, height = self._heap
             route_heaps(X, h_feature, h_threshold, h_leaf, height, stride, _HEAP_BLOCK, out)
