@@ -208,3 +208,12 @@ def test_pass_rounds_times_the_learners_interleaved_on_one_stream(monkeypatch):
     assert order == [("FOGD", 0.2), ("NOGD", 0.02), ("NOGD", 0.02), ("FOGD", 0.2), ("FOGD", 0.2), ("NOGD", 0.02)]
     assert len(streams) == 1 and got == {"FOGD": [0.1] * 3, "NOGD": [0.3] * 3}
     assert v.faster_rounds(got, "FOGD", ["NOGD"]).verdict == "holds"
+
+
+def test_the_grade_against_the_papers_speed_up_reads_the_margins_slow_end():
+    # two loaded runs of the same code around half the paper's speed-up (0.986 / 2): one grade for both
+    runs = ([0.49, 0.50, 0.64, 0.55, 0.47], [0.60, 0.63, 0.64, 0.49, 0.64])
+    median_only = {v.faster(sorted(r)[2], 1.0, paper_ratio=0.0136) for r in runs}   # the median without its margin
+    assert median_only == {"holds", "holds, smaller"}
+    assert {v.faster_repeats(r, paper_ratio=0.0136).verdict for r in runs} == {"holds, smaller"}
+    assert v.faster_repeats([0.10, 0.11, 0.12, 0.10, 0.11], paper_ratio=0.0136).verdict == "holds"
