@@ -22,7 +22,7 @@ from ..params import setting
 from ..runner import Memo, Progress, resolve, within
 from ..verdicts import TIMING_REPEATS, Claim, Finding, all_parts, faster_rounds, judged_parts, lower, number
 from . import online
-from .paper_lu2016_table5 import BUDGETED, pass_rounds, rounds
+from .paper_lu2016_table5 import _PAGE, _SET, _TIMED, BUDGETED, pass_rounds, rounds
 
 #: the paper's rows of Table 6 here -> rows streamed (the paper's sizes)
 ROWS = {"mnist-test": 10000, "letter": 15000}
@@ -195,10 +195,7 @@ def _fogd_vs_nogd(n):
     return Finding.judged("; ".join(text), judged_parts(parts))
 
 
-_PAGE = "classification?section=Online+learning"
 _DATA = "{datasets}; rows per stream: {n} (None: the paper's 10,000 / 15,000); {n_seeds} orders"
-_SET = ("B", "D", "tune_eta")
-_TIMED = (*_SET, "timing_repeats")
 _REPRO = "lu2016-table7"
 
 #: the paper's claims this reproduction tests (gathered by :data:`ikviz.claims.CLAIMS`)
