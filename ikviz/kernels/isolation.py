@@ -297,7 +297,7 @@ class IsolationKernel(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         u, d = Z.shape
         if _Span.pays(u, d, self.t_, self.psi_):
             self._span = _Span(Z)
-            Z = self._span.coords
+            Z = np.ascontiguousarray(self._span.coords)  # C order: the kernels compile for one layout
         # bound on the relative rounding error of one dot product (with the projection), with margin
         self._rel = 4.0 * (d + 4) * np.finfo(float).eps
         # the float64 kernels' packed centres: the path for many features, and for rows beyond float32's range
