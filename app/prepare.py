@@ -77,7 +77,9 @@ def views() -> list[Item]:
 def prepare(selected: list[str] | None = None, *, background: bool = False, echo=print) -> list[dict]:
     """Compute each view (and the views one press away from a tour step) through the store; a row per view.
 
-    ``background=True`` queues them behind every viewer's request (a server preparing itself);
+    ``background=True`` (a server preparing itself) sends them to the store's low-priority child process
+    (:meth:`ResultsStore.offload`): no viewer's page shares the server's interpreter lock or CPU priority with
+    them, and a view a viewer asks for before the child reached it is computed for that viewer at once;
     otherwise they run on the store's workers like any request (``python app/prepare.py``).
     """
     import store
@@ -86,7 +88,7 @@ def prepare(selected: list[str] | None = None, *, background: bool = False, echo
 
     def start(run, params):
         if background:
-            return s.prepare(run, params)
+            return s.offload(run, params)
         return s.submit(run, params)
 
     jobs = []
@@ -138,8 +140,9 @@ def start_in_background() -> threading.Thread | None:
     """Prepare every view in this server's store, behind every viewer's request, if its disk lacks them; else None.
 
     Off when results are kept in memory only (``IKVIZ_STORE_DIR=""``, as in
-    the tests) or with ``IKVIZ_PREPARE=0``. A thread of this process, not a
-    process of its own: it ends with the server and leaves nothing behind.
+    the tests) or with ``IKVIZ_PREPARE=0``. A thread of this process hands the views to the store's offload
+    child (``nice`` 19), which ends when it has nothing left to do or when the server ends (even killed): it
+    leaves nothing behind.
     """
     import store
 

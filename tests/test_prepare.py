@@ -82,3 +82,23 @@ def test_a_server_prepares_in_a_thread_of_its_own_only_when_its_store_lacks_the_
 def test_a_broken_or_stale_marker_means_not_prepared(tmp_path, marker):
     (tmp_path / prepare.MARKER).write_text(marker)
     assert not prepare.prepared(tmp_path)
+
+
+def test_a_server_prepares_in_its_low_priority_child_not_in_its_own_process(tmp_path, monkeypatch):
+    # no viewer's page shares the server's interpreter lock or CPU priority with the preparation (issue 32: a
+    # classroom opening a link while a new server prepares itself): the views are computed by another process
+    import store
+
+    monkeypatch.setenv("IKVIZ_STORE_DIR", str(tmp_path))
+    monkeypatch.setattr(store, "_STORE", None)
+    small = [prepare.Item("kernel-shapes", {}, kernel_shapes.run, kernel_shapes.Params(n=200, t=10, grid=11), ())]
+    monkeypatch.setattr(prepare, "views", lambda: small)
+    s = store.get_store()
+    try:
+        rows = prepare.prepare(background=True, echo=lambda row: None)
+        assert [r["problems"] for r in rows] == [[]]
+        assert s.computed == 0, "computed in the server's process"
+        assert s.peek(kernel_shapes.run, small[0].params)[0], "the child's result is on the shared disk"
+    finally:
+        if s._offload is not None:
+            s._offload.close()

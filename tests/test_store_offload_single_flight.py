@@ -88,3 +88,39 @@ def test_a_viewer_following_a_child_that_fails_gets_it_computed_here(tmp_path):
         store.release(job)
     assert task.wait(1) and isinstance(task.future.exception(), RuntimeError)
     assert len(runs(path)) == 2 and runs(path)[1] == os.getpid()
+
+
+def test_a_viewer_asking_for_a_queued_offloaded_key_gets_it_now_not_after_the_queue(tmp_path):
+    # the child is sent one call at a time: a viewer's request for one still queued behind a long call is
+    # computed in the server now (once), and the offloaded task takes that result
+    store = ResultsStore(workers=1, directory=tmp_path / "store")
+    long_runs, path = tmp_path / "long", tmp_path / "runs"
+    long_task = store.offload(counted, str(long_runs), 20.0, 1)
+    queued = store.offload(counted, str(path), 0.5, 7)
+    started(long_runs)
+    t0 = time.monotonic()
+    job = store.submit(counted, str(path), 0.5, 7)
+    try:
+        assert job.wait(60) and job.result() == 14
+        assert time.monotonic() - t0 < 15   # not after the 20 s call queued before it
+        assert runs(path) == [os.getpid()]   # computed once, here
+        assert queued.wait(10) and queued.result() == 14 and queued.fraction == 1.0
+        assert not long_task.done()   # the child goes on with its own call
+    finally:
+        store.release(job)
+        store._offload.close()
+
+
+def test_a_queued_offloaded_key_taken_by_a_viewer_runs_to_its_end_when_the_viewer_leaves(tmp_path):
+    store = ResultsStore(workers=1, directory=tmp_path / "store")
+    long_runs, path = tmp_path / "long", tmp_path / "runs"
+    store.offload(counted, str(long_runs), 20.0, 1)
+    queued = store.offload(counted, str(path), 1.0, 7)
+    started(long_runs)
+    job = store.submit(counted, str(path), 1.0, 7)
+    store.release(job)   # the viewer moved on at once: the offloaded work it took over is still done
+    try:
+        assert queued.wait(60) and queued.result() == 14
+        assert runs(path) == [os.getpid()]
+    finally:
+        store._offload.close()

@@ -177,6 +177,22 @@ def _wrap_categories(fig: go.Figure, width: int, font_size: float) -> None:
             axis.update(tickmode="array", tickvals=cats, ticktext=[wrap(c, chars) for c in cats], tickangle=0)
 
 
+#: the px between an axis and its title in the template (``plotly_white``'s ``title.standoff``)
+TITLE_STANDOFF = 15
+
+
+def title_room(axis_title: float = 12) -> int:
+    """The margin (px) an axis title needs beside an axis without tick labels, so that Plotly's automargin,
+    which otherwise widens the margin and draws the figure a second time, has nothing to do.
+
+    Examples
+    --------
+    >>> title_room(12), title_room(20)
+    (36, 50)
+    """
+    return round(TITLE_STANDOFF + 1.75 * axis_title)
+
+
 def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legend: float = 12,
              tick: float = 12, axis_title: float = 12, width: int = LEGEND_WIDTH) -> go.Figure:
     """Margins and positions so that the title, the subplot titles, the legend and the axes never overlap.
@@ -217,7 +233,10 @@ def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legen
     rows = _legend_rows(fig, width, legend)
     has_x_title = any(ax.title.text for ax in fig.select_xaxes())
     shows_ticks = any(ax.showticklabels is not False for ax in fig.select_xaxes())
-    axis_px = (tick * 1.4 * _tick_lines(fig) if shows_ticks else 0) + (axis_title * 1.6 if has_x_title else 0) + 8
+    # with no tick labels Plotly puts an axis title TITLE_STANDOFF px below the axis line: room for it here, or
+    # Plotly's automargin widens the margin after its first drawing and draws the whole figure again
+    axis_px = ((tick * 1.4 * _tick_lines(fig) + (axis_title * 1.6 if has_x_title else 0)) if shows_ticks
+               else (TITLE_STANDOFF + axis_title * 1.35 if has_x_title else 0)) + 8
     legend_px = rows * legend * 1.75 + (8 if rows else 0)
     layout = {"margin": {"t": round(top), "b": round(axis_px + legend_px + 4)}}
     if title_text:

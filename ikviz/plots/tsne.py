@@ -28,6 +28,7 @@ from .style import (
     ORIGIN_COLOUR,
     base_layout,
     scatter_class,
+    title_room,
 )
 
 #: most points drawn per panel of the replay animation (every frame carries them all)
@@ -121,7 +122,7 @@ def embedding_figure(coords: np.ndarray, labels: np.ndarray, classes, origin: in
                      scaleratio=1, title_text=AXIS_TITLES[1])
     text = title if subtitle is None else f"{title}<br><sup>{subtitle}</sup>"
     base_layout(fig, text, height=height)
-    fig.update_layout(margin_l=30, margin_r=10)
+    fig.update_layout(margin_l=title_room(), margin_r=10)
     return fig
 
 

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -84,11 +85,36 @@ def _serve(factory: str) -> None:
 class _Task:
     """One offloaded call: ``done()``, ``wait(timeout)``, ``result()`` (raises what the call raised), ``fraction``."""
 
-    def __init__(self, child: subprocess.Popen):
+    def __init__(self):
         self.future: Future = Future()
-        self.fraction = 0.0
-        self.child = child   # the process computing it
+        self._fraction = 0.0
+        self.child: subprocess.Popen | None = None   # the process computing it, once sent there
+        self._job = None   # the server's job that took it over (:meth:`Offload.withdraw`), whose progress it shows
         self._watchers: list[Callable[[float], None]] = []
+
+    @property
+    def fraction(self) -> float:
+        return self._job.fraction if self._job is not None and not self.done() else self._fraction
+
+    @fraction.setter
+    def fraction(self, value: float) -> None:
+        self._fraction = value
+
+    def adopt(self, job) -> None:
+        """Take ``job``'s outcome as this task's (a job of the server's store that computes the same call, with
+        ``fraction`` and ``future``): for a task withdrawn from the queue because a viewer asked for it."""
+        self._job = job
+
+        def settle(future: Future) -> None:
+            self._fraction = 1.0
+            if future.cancelled():
+                self.future.set_exception(RuntimeError("the computation was cancelled"))
+            elif future.exception() is not None:
+                self.future.set_exception(future.exception())
+            else:
+                self.future.set_result(future.result())
+
+        job.future.add_done_callback(settle)
 
     def watch(self, progress: Callable[[float], None], finished: Callable[[Future], None]) -> None:
         """Call ``progress(fraction)`` at each report of the child and ``finished(future)`` once it is done (at
@@ -119,8 +145,10 @@ class Offload:
     """Calls of importable functions, run one at a time in a child process at ``nice`` priority, into the disk
     store in ``directory``; each distinct call runs once (single flight by the store's key).
 
-    The child starts at the first :meth:`submit` and ends when it has nothing left to do, so an idle
-    server holds no second process. ``store`` names (``module:name``) the store class the child computes
+    The calls wait here, in the server, and the child is sent the next one when it has answered the last: a
+    call nobody has started yet can be :meth:`withdraw`-n and computed for a viewer who asks for it now,
+    instead of after every call queued before it. The child starts at the first :meth:`submit` and ends
+    when it has nothing left to do, so an idle server holds no second process. ``store`` names (``module:name``) the store class the child computes
     through: named, not imported, since that store's scheduler is what uses this module.
 
     Examples
@@ -142,7 +170,8 @@ class Offload:
         self._lock = threading.Lock()
         self._child: subprocess.Popen | None = None
         self._tasks: dict[str, _Task] = {}   # by the store's key of the call
-        self._running: dict[int, _Task] = {}   # by number, those the child has not answered yet
+        self._running: dict[int, _Task] = {}   # by number, the one call the child computes now
+        self._queue: deque = deque()   # (number, key, fn, args, task) of the calls not sent yet, in order
         self._count = 0
 
     def _start(self) -> subprocess.Popen:
@@ -165,9 +194,7 @@ class Offload:
                 task = self._running.get(number)
                 if kind != "progress":
                     self._running.pop(number, None)
-                    if not self._running and self._child is child:   # nothing left: let the child end
-                        self._child = None
-                        child.stdin.close()
+                    self._next()   # the next call, or nothing left: let the child end
             if kind == "progress":   # outside the lock: a viewer's job following the task takes the store's lock
                 if task is not None:
                     task._report(value)
@@ -180,8 +207,32 @@ class Offload:
             if self._child is child:
                 self._child = None
             left = [self._running.pop(n) for n, t in list(self._running.items()) if t.child is child]
+            self._next()   # the calls still queued go on in a new child
         for task in left:
             task.future.set_exception(RuntimeError(f"the offload process ended (exit code {child.returncode})"))
+
+    def _next(self) -> None:
+        """Send the child the next queued call if it computes none now; with none left, let the child end (call
+        with the lock held)."""
+        if self._running:
+            return
+        while self._queue:
+            number, _key, fn, args, task = self._queue.popleft()
+            if self._child is None:
+                self._child = self._start()
+            task.child = self._child
+            self._running[number] = task
+            try:
+                _send(self._child.stdin, (number, fn, args))
+            except OSError:   # the child died meanwhile: its reader fails this call and sends the rest anew
+                pass
+            return
+        if self._child is not None:
+            child, self._child = self._child, None
+            try:
+                child.stdin.close()
+            except OSError:
+                pass
 
     def submit(self, fn: Callable, *args) -> _Task:
         """``fn(*args)`` in the child (``fn`` importable by name, ``args`` picklable), or the task already
@@ -193,19 +244,39 @@ class Offload:
             task = self._tasks.get(key)
             if task is not None and not (task.done() and task.future.exception() is not None):
                 return task
-            if self._child is None:
-                self._child = self._start()
             self._count += 1
-            task = _Task(self._child)
-            self._tasks[key] = self._running[self._count] = task
-            _send(self._child.stdin, (self._count, fn, args))
+            task = self._tasks[key] = _Task()
+            self._queue.append((self._count, key, fn, args, task))
+            self._next()
             return task
 
     def running(self, key: str) -> _Task | None:
-        """The task computing the call of store key ``key`` now (submitted, not done), or None."""
+        """The task of the call of store key ``key`` if the child computes it now, else None."""
         with self._lock:
             task = self._tasks.get(key)
-        return task if task is not None and not task.done() else None
+            return task if task is not None and task in self._running.values() else None
+
+    def withdraw(self, key: str) -> _Task | None:
+        """Take the call of store key ``key`` out of the queue if the child has not started it: its task, which
+        the caller then settles (:meth:`_Task.adopt`), or None.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from ikviz.runner import block_key
+        >>> offload = Offload(tempfile.mkdtemp())
+        >>> first, second = offload.submit(pow, 2, 10), offload.submit(pow, 3, 2)
+        >>> offload.withdraw(block_key(pow, (3, 2), {})) is second   # queued behind the first: taken out
+        True
+        >>> first.wait(120) and first.result()
+        1024
+        """
+        with self._lock:
+            for i, item in enumerate(self._queue):
+                if item[1] == key:
+                    del self._queue[i]
+                    return item[4]
+        return None
 
     def close(self) -> None:
         """Stop the child now (what it was computing is lost; what it finished is on disk)."""

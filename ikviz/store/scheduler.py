@@ -7,7 +7,9 @@ in this order:
 1. returns it at once if it is held in memory or on disk (:mod:`ikviz.store.storage`:
    a restarted server, or a lecture prepared in advance, starts warm);
 2. joins the computation if another caller already asked for the same thing
-   (single flight: thirty students opening one link cost one computation);
+   (single flight: thirty students opening one link cost one computation), also
+   one that the offload child (:meth:`ResultsStore.offload`) runs now: the
+   viewer's job follows it, progress and all, instead of computing it again;
 3. otherwise queues it for one of a fixed number of worker threads, so that
    heavy settings from many sessions run a few at a time, each in a fair time.
 
@@ -583,6 +585,8 @@ class ResultsStore:
                 owner = reading is None
                 if owner:
                     reading = self._inflight[key] = Future()
+                    # queued for the offload child, not started: computed here and now for the viewer instead
+                    queued = self._offload.withdraw(key) if self._offload is not None else None
             if not owner:  # another caller reads it from disk or computes it inline: wait for that
                 try:
                     value = reading.result()
@@ -598,6 +602,8 @@ class ResultsStore:
                 with self._lock:
                     self._inflight.pop(key, None)
                 reading.set_exception(exc)
+                if queued is not None:
+                    queued.future.set_exception(exc)
                 raise
             with self._lock:
                 self._inflight.pop(key, None)
@@ -613,6 +619,9 @@ class ResultsStore:
                     self._calls[job] = (fn, args, kwargs)
                     self._queues[priority].append(job)
                     self._lock.notify_all()
+                if queued is not None:   # offloaded work runs to its end whoever waits: so does the job taking it
+                    job.keep = True
+                    queued.adopt(job)
             reading.set_result(value if found else _QUEUED)
             return job
 
