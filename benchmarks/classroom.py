@@ -5,11 +5,14 @@ Python package, no browser download)::
 
     python benchmarks/classroom.py [--students 30] [--heavy 6] [--port 8765]
 
-It starts ``streamlit run app/Home.py`` and measures, on that one server:
+It starts ``streamlit run app/Home.py`` on an empty store folder of its own (``--store DIR`` to give one):
+a new server, which prepares every page in the background meanwhile (``IKVIZ_PREPARE=0`` switches that
+off), and measures, on that one server:
 
 1. **Same link**: ``--students`` browser sessions open one lecture link nobody
    has opened yet, all at once. Reported: when each shows its finished figure;
-   target: the last within 15 s of the first.
+   target: the last within 15 s of the first. Also when the server's last message reached each tab
+   (``delivered``): the server's part of the spread; the rest is the browsers drawing.
 2. **Different heavy settings**: ``--heavy`` sessions each open a different,
    not yet computed t-SNE setting at once, against the same number of other
    new settings opened one after another. Target: the concurrent batch takes
@@ -37,11 +40,13 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -62,6 +67,14 @@ DONE_JS = """() => { const app = document.querySelector('[data-testid="stApp"]')
             .length,
           titled: main.querySelectorAll("h1").length,
           errors: main.querySelectorAll('[data-testid="stException"]').length}; }"""
+
+
+# the time (epoch ms) each websocket message reaches the tab's code: when the server delivered what the tab draws
+DELIVERY_JS = """(() => { const WS = window.WebSocket;
+  function Timed(...args) { const ws = new WS(...args);
+    ws.addEventListener("message", () => { window.__ikvizLastMessage = performance.timeOrigin + performance.now(); });
+    return ws; }
+  Timed.prototype = WS.prototype; Object.assign(Timed, WS); window.WebSocket = Timed; })();"""
 
 
 def free_port() -> int:
@@ -172,9 +185,14 @@ async def open_and_wait(browser, url: str, t0: float, timeout: float = 900.0, ch
                         meter: bool = False) -> dict:
     """Open ``url`` in a fresh browser context; seconds from ``t0`` until its figures are drawn.
 
-    ``meter``: also what the tab paid to get there (:class:`TabMeter`), under ``"tab"``.
+    ``meter``: also what the tab paid to get there (:class:`TabMeter`), under ``"tab"``, and ``"delivered"``:
+    seconds from ``t0`` until the last websocket message before the figures were drawn reached the tab (what
+    the server did; the rest, to ``"seconds"``, is the browser's drawing).
     """
     ctx = await browser.new_context(viewport={"width": 1400, "height": 900})
+    epoch0 = time.time() - (time.monotonic() - t0)   # t0 on the tabs' clock (epoch)
+    if meter:
+        await ctx.add_init_script(DELIVERY_JS)
     page = await ctx.new_page()
     tab = TabMeter(ctx, page) if meter else None
     if tab is not None:
@@ -191,6 +209,8 @@ async def open_and_wait(browser, url: str, t0: float, timeout: float = 900.0, ch
                     and s["busy"] == 0 and s["titled"] > 0):
                 done = {"url": url, "seconds": round(time.monotonic() - t0, 2)}
                 if tab is not None:
+                    last = await page.evaluate("window.__ikvizLastMessage || 0")
+                    done["delivered"] = round(last / 1000 - epoch0, 2) if last else None
                     await asyncio.sleep(0.5)  # the paint after the last figure's draw
                     done["tab"] = await tab.read()
                 return done
@@ -231,7 +251,18 @@ async def tour(browser, base: str) -> None:
 async def main(args) -> dict:
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # a new server: an empty store folder of its own (which it prepares in the background unless
+    # IKVIZ_PREPARE=0), never the user's store, so that one run does not start where another left off
+    folder = None if args.store else tempfile.mkdtemp(prefix="ikviz-classroom-")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "IKVIZ_STORE_DIR": args.store or folder}
+    try:
+        return await _run(args, base, port, env)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _run(args, base: str, port: int, env: dict) -> dict:
     server = start_server(port, env)
     report: dict = {}
     try:
@@ -299,12 +330,15 @@ async def same_link(browser, base, args, report):
     same = await asyncio.gather(*[open_and_wait(browser, f"{base}/{link}", t0, meter=True)
                                   for _ in range(args.students)])
     times = sorted(r["seconds"] for r in same if r["seconds"] is not None)
+    delivered = sorted(r["delivered"] for r in same if r.get("delivered") is not None)
     tabs = [r["tab"] for r in same if "tab" in r]
     each = {c: (round(statistics.median(t[c] for t in tabs)), max(t[c] for t in tabs)) if tabs else None
             for c in ("cpu_ms", "script_ms", "ws_messages", "ws_kb", "http_kb", "draws")}
     report["same_link"] = {"sessions": args.students, "link": link, "finished": len(times),
                            "first_s": times[0] if times else None, "last_s": times[-1] if times else None,
                            "spread_s": round(times[-1] - times[0], 2) if times else None,
+                           # the server's part of the spread: when the last message reached each tab
+                           "delivered_first_last_s": [delivered[0], delivered[-1]] if delivered else None,
                            "per_tab_median_max": each}
     print(json.dumps(report["same_link"]), flush=True)
 
@@ -346,6 +380,7 @@ if __name__ == "__main__":
     parser.add_argument("--heavy", type=int, default=6)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--store", help="the server's store folder (default: a new, empty one, removed after)")
     parser.add_argument("--phases", nargs="+", default=["same", "heavy", "memory"],
                         choices=["home", "tab", "same", "heavy", "claims", "memory"])
     result = asyncio.run(main(parser.parse_args()))
@@ -367,6 +402,9 @@ if __name__ == "__main__":
         same = result["same_link"]
         print(f"\n{same['sessions']} sessions, one new link: first figure at {same['first_s']} s, last at "
               f"{same['last_s']} s (spread {same['spread_s']} s; target <= 15 s)")
+        if same.get("delivered_first_last_s"):
+            first, last = same["delivered_first_last_s"]
+            print(f"the server's last message reached the tabs between {first} and {last} s (the rest: drawing)")
         print("per tab (median, max): " + ", ".join(f"{k} {v[0]}, {v[1]}" for k, v in
                                                    (same["per_tab_median_max"] or {}).items() if v))
     if "heavy" in result:
