@@ -77,7 +77,8 @@ The steps:
     ``clip`` (default (-0.5, 1.5));
 ``tsne``
     the 2-D openTSNE embedding (perplexity 30, ``seed``) scaled to [-1, 1]²
-    (ting2018 Fig. 4c-d's view of real data);
+    (ting2018 Fig. 4c-d's view of real data); it reports its iterations to
+    :func:`resolve`'s ``progress``, the one step slow enough to;
 ``read-only``
     C-contiguous arrays that refuse writes (safe to share between threads).
 
@@ -382,14 +383,31 @@ def _minmax_train(got: Prepared, data: Data, *, clip: tuple[float, float] = (-0.
     return replace(got, X=scaler.transform(got.X), X_test=np.clip(scaler.transform(got.X_test), *clip))
 
 
-def _tsne(got: Prepared, data: Data, *, seed: int | None = None) -> Prepared:
+class _Iterations:
+    """openTSNE callback: ``progress(fraction, "iteration i of n")`` every time it is called (every ``every``
+    iterations of both phases); never stops the optimisation, never changes it."""
+
+    def __init__(self, progress, every: int, total: int):
+        self.progress, self.every, self.total, self.done = progress, every, total, 0
+
+    def __call__(self, iteration, error, embedding) -> bool:
+        self.done = min(self.total, self.done + self.every)
+        self.progress(self.done / self.total, f"iteration {self.done} of {self.total}")
+        return False
+
+
+def _tsne(got: Prepared, data: Data, *, seed: int | None = None, progress=None) -> Prepared:
     from openTSNE import TSNE
     from sklearn.preprocessing import minmax_scale
 
     if len(got.X) < 10:
         raise ValueError(f"n must be at least 10 points for a t-SNE view; got {len(got.X)}.")
     seed = data.seed if seed is None else seed
-    Z = np.asarray(TSNE(n_components=2, perplexity=30, random_state=int(seed), n_jobs=2).fit(got.X))
+    reports = {}
+    if progress is not None:   # openTSNE's default schedule: 250 iterations with exaggeration, then 500
+        reports = {"callbacks": _Iterations(progress, 25, 250 + 500), "callbacks_every_iters": 25}
+        progress(0.0, "nearest neighbours and affinities")
+    Z = np.asarray(TSNE(n_components=2, perplexity=30, random_state=int(seed), n_jobs=2, **reports).fit(got.X))
     about = {**got.about, "columns": ("t-SNE 1", "t-SNE 2")} if "columns" in got.about else got.about
     return replace(got, X=minmax_scale(Z, feature_range=(-1, 1)), about=about)
 
@@ -511,8 +529,9 @@ class Data:
             raise ValueError(f"steps must be a tuple of steps; got {self.steps!r} (write ({self.steps!r},)).")
         object.__setattr__(self, "steps", tuple(s if isinstance(s, Step) else Step(s) for s in self.steps))
 
-    def resolve(self, *, memo=None) -> Prepared:
-        """The arrays this describes (:func:`resolve`; ``memo``: the caller's, for an upload or a server file).
+    def resolve(self, *, memo=None, progress=None) -> Prepared:
+        """The arrays this describes (:func:`resolve`; ``memo``: the caller's, for an upload or a server file;
+        ``progress``: what a slow step reports).
 
         Examples
         --------
@@ -520,7 +539,7 @@ class Data:
         >>> Data("uniform", options={"n": 5, "d": 3}).resolve().X.shape
         (5, 3)
         """
-        return resolve(self) if memo is None else resolve(self, memo=memo)
+        return resolve(self, memo=memo, progress=progress)
 
 
 def _arrays(X, y) -> tuple[np.ndarray, np.ndarray | None]:
@@ -650,7 +669,11 @@ def _start(data: Data, memo=None) -> tuple[Prepared, tuple[Step, ...]]:
     return (_HELD.get((data.source, lead), scaled) if lead else _HELD.get((data.source, ()), read)), data.steps[k:]
 
 
-def resolve(data: Data, *, memo=None) -> Prepared:
+#: the steps that report their progress to :func:`resolve`'s ``progress``
+_REPORTING = frozenset({"tsne"})
+
+
+def resolve(data: Data, *, memo=None, progress=None) -> Prepared:
     """The arrays ``data`` describes: its source's loader, then each step in the order declared.
 
     Parameters
@@ -660,6 +683,9 @@ def resolve(data: Data, *, memo=None) -> Prepared:
         The caller's memo (:mod:`ikviz.runner`: ``memo(fn)(*args)``, e.g. the app's store for one session): an
         upload or a file on the server (:data:`CALLER_SOURCES`) is read as its block :func:`read_source`, once per
         file and options, and held where the memo holds it, never in the process's cache. Other sources ignore it.
+    progress : callable, optional
+        ``progress(fraction, text)`` (:mod:`ikviz.runner`), handed to the steps that report theirs: the ``tsne``
+        step, at every 25 of its 750 iterations (0 to 1 over that step).
 
     Returns
     -------
@@ -680,7 +706,10 @@ def resolve(data: Data, *, memo=None) -> Prepared:
     loader(data.source)  # an unknown name is refused before anything is read
     got, steps = _start(data, memo)
     for s in steps:
-        got = STEPS[s.name](got, data, **dict(s.options))
+        options = dict(s.options)
+        if progress is not None and s.name in _REPORTING:
+            options["progress"] = progress
+        got = STEPS[s.name](got, data, **options)
     if all(s.name != "read-only" for s in data.steps):  # the held arrays (or views of them) as writable copies
         got = replace(got, **{name: np.array(a) for name in ("X", "y", "X_test", "y_test")
                               if (a := getattr(got, name)) is not None and not a.flags.writeable})

@@ -19,7 +19,7 @@ from scipy.optimize import minimize_scalar
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 
-from ..data import Data
+from ..data import Data, dataset_info
 from ..kernels import laplacian_psi
 from ..registry import MEASURES, isolation_kernel
 from ..params import dataset_format, setting
@@ -284,6 +284,12 @@ def cells_cost(kernel: str, psi: int, t: int, m: int) -> float:
     return float(m) * t * per
 
 
+#: the t-SNE view's cost per point in the unit of :func:`fit_cost`. Measured on digits (1,797 points, the default
+#: view): t-SNE 24.2 CPU-s (78.4 s wall under load) against 0.7 CPU-s (1.8 s) for both IK variants' fit and grid
+#: cells, whose costs sum to 3.65e6: 70,000-88,000 per point (H4, 2026-11-27)
+_TSNE_COST_PER_POINT = 80_000.0
+
+
 def _weighted(progress: Progress, costs: list[float]):
     """Report step ``i`` of steps costing ``costs`` at the share of the total cost before it: ``step(i, text)``."""
     total = float(sum(costs)) or 1.0
@@ -471,10 +477,31 @@ def _contours_cost(p: Params, kernels) -> list[float]:
 
 
 def _contours(p: Params, spec: tuple, kernels, ref, memo, progress, cells: bool) -> ContoursResult:
+    """Each kernel's contours around ``ref``; an IK variant's in two reported steps, its fit and the cells of the
+    grid's points (the blocks :func:`surfaces.surface` reads, asked for first with the same arguments: computed
+    once, reported as they go)."""
     maps, parts = {}, {}
-    step = _weighted(progress, _contours_cost(p, kernels))
-    for i, k in enumerate(kernels):
-        step(i, f"{KERNELS[k][0]}: contours")
+    grid_points = p.grid * p.grid
+    costs, texts = [], []
+    for k in kernels:
+        name = KERNELS[k][0]
+        if k in surfaces.IK_KERNELS:
+            costs += [fit_cost(k, p.psi, p.t), cells_cost(k, p.psi, p.t, grid_points)]
+            texts += [f"{name}: fitting {p.t:,} partitionings", f"{name}: cells of the {grid_points:,} grid points"]
+        else:
+            costs.append(fit_cost(k, p.psi, p.t) + cells_cost(k, p.psi, p.t, grid_points))
+            texts.append(f"{name}: contours")
+    step, i = _weighted(progress, costs), 0
+    for k in kernels:
+        if k in surfaces.IK_KERNELS:
+            step(i, texts[i])
+            memo(surfaces.fitted_kernel)(k, spec, p.psi, p.t, p.seed)
+            step(i + 1, texts[i + 1])
+            memo(surfaces.grid_cells)(k, spec, p.psi, p.t, p.seed, p.grid)
+            i += 2
+        else:
+            step(i, texts[i])
+            i += 1
         maps[k] = memo(surfaces.surface)(k, spec, **surface_settings(p, ref))
         if cells and k in surfaces.IK_KERNELS:
             parts[k] = memo(surfaces.partition_cells)(k, spec, psi=p.psi, t=p.t, seed=p.seed, index=0)
@@ -506,12 +533,48 @@ def run_quadrants(p: Params = Params(), *, memo: Memo | None = None,
     return result
 
 
+def tsne_cost(n: int) -> float:
+    """The relative cost (the unit of :func:`fit_cost`) of the t-SNE view of ``n`` points that the real-data
+    contours are drawn on: what its share of the view's progress is weighted by.
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import tsne_cost
+    >>> tsne_cost(4000) / tsne_cost(2000)   # Barnes-Hut t-SNE: about linear in the points
+    2.0
+    >>> from ikviz.experiments.density import Params, _contours_cost, REAL_DATA_KERNELS
+    >>> share = tsne_cost(1797) / (tsne_cost(1797) + sum(_contours_cost(Params(), REAL_DATA_KERNELS)))
+    >>> round(float(share), 2)   # digits at the defaults: the t-SNE view is most of the view's time
+    0.98
+    """
+    return float(n) * _TSNE_COST_PER_POINT
+
+
 def run_real_data(p: Params = Params(), *, memo: Memo | None = None,
                   progress: Progress | None = None) -> ContoursResult:
-    """Contours of two IK variants and L_ψ on a 2-D (t-SNE) view of real data ``p.dataset`` (Fig. 4c-d)."""
+    """Contours of two IK variants and L_ψ on a 2-D (t-SNE) view of real data ``p.dataset`` (Fig. 4c-d).
+
+    ``progress`` moves through its steps: the t-SNE view, then each IK variant's fit and grid cells, then L_ψ;
+    each step's share is its relative cost (:func:`tsne_cost`, :func:`fit_cost`, :func:`cells_cost`).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.density import Params, run_real_data
+    >>> seen = []
+    >>> r = run_real_data(Params(dataset="iris", t=20, grid=9), progress=lambda f, text: seen.append(f))
+    >>> sorted(r.surfaces), seen == sorted(seen), seen[0], seen[-1]
+    (['ik_anne', 'ik_iforest', 'laplacian_psi'], True, 0.0, 1.0)
+    """
     memo, progress = resolve(memo, progress)
-    return _contours(p, real_data_spec(p.dataset, p.seed), REAL_DATA_KERNELS, (float(p.ref_rx), float(p.ref_ry)),
-                     memo, progress, False)
+    spec = real_data_spec(p.dataset, p.seed)
+    tsne = tsne_cost(min(REAL_DATA_POINTS, dataset_info(p.dataset).n))
+    share = tsne / (tsne + sum(_contours_cost(p, REAL_DATA_KERNELS)))
+    progress(0.0, f"t-SNE view of {p.dataset}")   # its iterations report below (none when it is held already)
+    memo(surfaces.make_data)(spec, progress=within(progress, 0.0, share, f"t-SNE view of {p.dataset}"))
+    result = _contours(p, spec, REAL_DATA_KERNELS, (float(p.ref_rx), float(p.ref_ry)), memo,
+                       within(progress, share, 1.0), False)
+    progress(1.0, "done")
+    return result
 
 
 def run_margins(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> dict:

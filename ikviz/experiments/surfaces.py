@@ -57,9 +57,9 @@ def describe(spec: tuple) -> Data:
     raise ValueError(f"unknown data spec {spec!r}.")
 
 
-def make_data(spec: tuple) -> np.ndarray:
-    """The 2-D points a data spec names (:func:`describe`)."""
-    return describe(spec).resolve().X
+def make_data(spec: tuple, *, progress=None) -> np.ndarray:
+    """The 2-D points a data spec names (:func:`describe`); ``progress``: a t-SNE view's iterations."""
+    return describe(spec).resolve(progress=progress).X
 
 
 def grid_axis(grid: int) -> np.ndarray:
