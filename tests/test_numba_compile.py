@@ -3,8 +3,8 @@
 * every engine kernel compiles exactly one type signature whatever the input's dtype (float64, float32,
   int), memory order (C, Fortran) or writability: the callers convert validated input before compiled
   code, so a second signature (1-4 CPU-s each) never compiles;
-* the kernels compile serial (no ``parallel=True``: its parfor passes doubled a kernel's first compile)
-  and run in threads (:mod:`ikviz.kernels._threads`), with results that do not depend on the threads;
+* the kernels compile serial (no ``parallel=True``: its parfor passes doubled a kernel's first compile;
+  ``classic._kernel_args`` excepted, which ran 1.7x slower serial) and run in threads (:mod:`ikviz.kernels._threads`), with results that do not depend on the threads;
 * no kernel pulls in numba's linear algebra (``np.dot``) or its shape-error messages (slow).
 """
 
@@ -73,7 +73,8 @@ def test_each_engine_kernel_compiles_one_signature_whatever_the_input():
     many = {name: f["signatures"] for name, f in found.items()
             if len(f["signatures"]) > (2 if name.endswith("_gemm._tiles") else 1)}
     assert not many, f"kernels compiled for several signatures: {many}"
-    parallel = [name for name, f in found.items() if f["parallel"]]
+    # classic._kernel_args keeps prange: compiled serial it took 1.7x the CPU time (see its comment)
+    parallel = [name for name, f in found.items() if f["parallel"] and not name.endswith("classic._kernel_args")]
     assert not parallel, f"compiled with parallel=True (twice the first compile): {parallel}"
 
 
