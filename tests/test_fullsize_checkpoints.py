@@ -22,7 +22,7 @@ def counted(monkeypatch):
     monkeypatch.setattr(table3, "load", lambda *a, **k: (X, y))
     monkeypatch.setattr(noise, "load", lambda *a, **k: (X, y))
 
-    def fake(X, y, train, test, p, column, seed, methods=table3.METHODS):
+    def fake(X, y, train, test, p, column, seed, methods=table3.METHODS, timing=True):
         calls.append((round(float(X.sum()), 6), seed))
         value = float(X[test].sum() + seed)
         return {m: {"micro": value + i, "macro": value, "train_seconds": 1.0, "feature_seconds": 0.0,
