@@ -1,15 +1,32 @@
 """Numba kernel for RandLocal: the nearest anchor of every row in every anchor set's subspace."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..kernels._tiles import n_tiles, tile
+from ..kernels._threads import DGEMM, dgemm, run_tasks, workers_for
+from ..kernels._tiles import tile
 
 
-@njit(parallel=True, cache=True, nogil=True)
 def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, anchor_rows, n_anchors,
-                    col_ptr, block, want_sums, cols, dmin, sums):
-    """For every row i and anchor set s, find the nearest anchor in the set's feature subspace.
+                    col_ptr, block, want_sums, cols, dmin, sums, workers=None):
+    """For every row i and anchor set s, find the nearest anchor in the set's feature subspace (see
+    :func:`nearest_anchor_tiles`); the (row block, set) tiles run in ``workers`` threads (default: numba's
+    thread count, one for little work; see :mod:`ikviz.kernels._threads`). BLAS must be limited to one
+    thread by the caller."""
+    n, n_sets = X.shape[0], n_anchors.shape[0]
+    if workers is None:
+        workers = workers_for(n * int(n_anchors.sum()) * max(1, int(feat_ptr[-1]) // max(n_sets, 1)))
+    run_tasks(nearest_anchor_tiles, -(-n // block) * n_sets, DGEMM, X, row_ids, feats, feat_ptr, anchors_t,
+              anchor_ptr, anchor_sq, anchor_rows, n_anchors, col_ptr, block, want_sums, cols, dmin, sums,
+              workers=workers)
+
+
+@njit(cache=True, nogil=True)
+def nearest_anchor_tiles(gemm, X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_sq, anchor_rows,
+                         n_anchors, col_ptr, block, want_sums, cols, dmin, sums, task0, task1):
+    """For every row i and anchor set s, find the nearest anchor in the set's feature subspace, in the
+    tiles ``task0 .. task1`` (compiled serial: ``parallel=True`` and ``np.dot`` doubled its first compile
+    on a fresh clone; ``gemm`` is :data:`ikviz.kernels._threads.DGEMM`).
 
     Set ``s`` uses input columns ``feats[feat_ptr[s]:feat_ptr[s + 1]]`` (m of them); its
     ``r = n_anchors[s]`` anchors are stored feature-major (m x r) from ``anchors_t[anchor_ptr[s]]``
@@ -32,7 +49,7 @@ def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_s
     """
     n = X.shape[0]
     n_sets = n_anchors.shape[0]
-    for task in prange(n_tiles(n, n_sets, block)):
+    for task in range(task0, task1):
         s, start, stop = tile(task, n, n_sets, block)
         f0 = feat_ptr[s]
         m = feat_ptr[s + 1] - f0
@@ -47,7 +64,9 @@ def nearest_anchors(X, row_ids, feats, feat_ptr, anchors_t, anchor_ptr, anchor_s
         for i in range(rows):
             for q in range(m):
                 xs[i, q] = X[start + i, feats[f0 + q]]
-        dots = np.dot(xs, a_t)
+        dots = np.empty((rows, r))
+        # dots (rows, r), C order = column-major (r, rows) = a_t (r, m) @ xs (m, rows), both column-major views
+        dgemm(gemm, False, False, r, rows, m, a_t, r, xs, m, dots, r)
         for i in range(rows):
             me = row_ids[start + i]
             x_sq = 0.0

@@ -107,5 +107,7 @@ def similarity_contour(axis: np.ndarray, z: np.ndarray, *, title: str, ref: tupl
     fig.update_yaxes(range=[axis[0], axis[-1]], scaleanchor="x", scaleratio=1, constrain="domain",
                      title_text="x₂", title_standoff=4)
     base_layout(fig, title, height=height)
-    fig.update_layout(margin_l=30, margin_r=10, margin_b=max(fig.layout.margin.b or 0, 95))  # room for the bar
+    # room for the colour bar below and the last tick label's overhang at the right: margins Plotly's
+    # automargin would widen make it draw the panel twice (benchmarks/automargin.py)
+    fig.update_layout(margin_l=33, margin_r=16, margin_b=max(fig.layout.margin.b or 0, 122))
     return fig
