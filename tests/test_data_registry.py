@@ -113,8 +113,8 @@ def resolved(monkeypatch):
     seen = []
     original = description.resolve
 
-    def spy(data):
-        got = original(data)
+    def spy(data, **kwargs):
+        got = original(data, **kwargs)
         seen.append(got)
         return got
 

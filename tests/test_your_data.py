@@ -61,8 +61,10 @@ def test_runs_load_the_rows_once_and_equal_the_checks_on_those_rows():
     neighbours = exp.neighbour_check_run(p, memo=memo)
     data = subsample(read_table(UPLOAD, label="label"), 50, seed=1)
     X = exp.prepare(data.X)
-    # check_data, load_source, read_source (the upload parsed), source_rows: each computed once, shared by both runs
-    assert len(memo._results) == 4
+    # check_data, load_source, read_source, parse_upload (the upload parsed), source_rows: each computed once,
+    # shared by both runs
+    assert len(memo._results) == 5
+    assert sum(type(f.result()).__name__ == "Parsed" for f in memo._results.values()) == 1
     assert [r["accuracy"] for r in svm] == [r["accuracy"] for r in exp.svm_check(X, data.y, psi=8, t=30, seed=1)]
     np.testing.assert_array_equal(neighbours["n_eps"]["ik"], exp.neighbour_check(X, data.y, psi=8, t=30, seed=1)
                                   ["n_eps"]["ik"])
