@@ -240,6 +240,14 @@ def rbf_choices(X, y, rows: np.ndarray, p: Params, seed: int) -> dict:
     return out
 
 
+def _randlocal(p: Params, column: str, seed: int):
+    """The RandLocal features a fold fits (the paper's T and ε; anchors bounded per column)."""
+    from ..features import RandLocal
+
+    return RandLocal(n_sets=p.n_sets, epsilon=p.epsilon, min_anchors=32, max_anchors=MAX_ANCHORS.get(column, 1024),
+                     random_state=seed)
+
+
 def evaluate_fold(X, y, train: np.ndarray, test: np.ndarray, p: Params, column: str, seed: int,
                   methods=METHODS, timing: bool = True) -> dict:
     """Micro/Macro-F1 (%) and training seconds of each method on one train/test split, the paper's protocol.
@@ -259,8 +267,6 @@ def evaluate_fold(X, y, train: np.ndarray, test: np.ndarray, p: Params, column: 
     from sklearn.metrics import f1_score
     from sklearn.svm import LinearSVC
 
-    from ..features import RandLocal
-
     rng = np.random.default_rng(seed)
     tune = np.sort(rng.permutation(len(train))[:p.tune_rows])   # positions within the training part
     linear = {"C": list(p.linear_cs)}
@@ -272,8 +278,7 @@ def evaluate_fold(X, y, train: np.ndarray, test: np.ndarray, p: Params, column: 
             continue
         if method == "RandLocal":
             start = time.perf_counter()
-            features = RandLocal(n_sets=p.n_sets, epsilon=p.epsilon, min_anchors=32,
-                                 max_anchors=MAX_ANCHORS.get(column, 1024), random_state=seed)
+            features = _randlocal(p, column, seed)
             Z_train = features.fit_transform(X[train], y[train])
             Z_test = features.transform(X[test])
             feature_seconds = time.perf_counter() - start
@@ -306,12 +311,9 @@ def fig3_rounds(X, y, train: np.ndarray, test: np.ndarray, p: Params, column: st
     """
     from sklearn.svm import SVC, LinearSVC
 
-    from ..features import RandLocal
-
     def randlocal() -> float:
         start = time.perf_counter()
-        features = RandLocal(n_sets=p.n_sets, epsilon=p.epsilon, min_anchors=32,
-                             max_anchors=MAX_ANCHORS.get(column, 1024), random_state=seed)
+        features = _randlocal(p, column, seed)
         Z_train = features.fit_transform(X[train], y[train])
         features.transform(X[test])
         LinearSVC(**out["RandLocal"]["chosen"]).fit(Z_train, y[train])

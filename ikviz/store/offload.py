@@ -148,7 +148,8 @@ class Offload:
     The calls wait here, in the server, and the child is sent the next one when it has answered the last: a
     call nobody has started yet can be :meth:`withdraw`-n and computed for a viewer who asks for it now,
     instead of after every call queued before it. The child starts at the first :meth:`submit` and ends
-    when it has nothing left to do, so an idle server holds no second process. ``store`` names (``module:name``) the store class the child computes
+    when it has nothing left to do, so an idle server holds no second process.
+    ``store`` names (``module:name``) the store class the child computes
     through: named, not imported, since that store's scheduler is what uses this module.
 
     Examples
@@ -216,7 +217,7 @@ class Offload:
         with the lock held)."""
         if self._running:
             return
-        while self._queue:
+        if self._queue:
             number, _key, fn, args, task = self._queue.popleft()
             if self._child is None:
                 self._child = self._start()
