@@ -49,6 +49,7 @@ PROJECTOR_CSS = """<style id="ikviz-projector-css">
 .st-key-ikviz-tour-bar button, .st-key-ikviz-tour-bar code { font-size: 24px !important; line-height: 1.3 !important; }
 .st-key-ikviz-tour-control p, .st-key-ikviz-tour-control [data-baseweb="select"] div, .st-key-ikviz-tour-control input,
 .st-key-ikviz-tour-control div[data-testid="stSliderThumbValue"] { font-size: 24px !important; }
+.st-key-ikviz-tour-control [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 1.1rem !important; }
 .st-key-ikviz-tour-bar h3 { font-size: 30px !important; padding: 0 0 0.2rem 0 !important; }
 .st-key-ikviz-tour-bar [data-testid="stMarkdownContainer"] p { margin-bottom: 0.35rem; }
 .st-key-ikviz-tour-bar [data-testid="stVerticalBlock"] { gap: 0.45rem !important; }

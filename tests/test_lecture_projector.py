@@ -69,3 +69,26 @@ def test_log_axes_label_decades_only_so_no_tick_is_drawn_at_three_quarters_size(
     fig.update_xaxes(type="log")
     big = style.projector(fig)
     assert big.layout.xaxis.minorloglabels == "none" and big.layout.yaxis.minorloglabels is None
+
+
+def test_a_projected_subtitle_is_18px_wrapped_and_clear_of_the_plot():
+    """A t-SNE panel's line of settings and scores: Plotly drew a <sup> line at 17 px and ran it past a 720p
+    panel's edge; wrapped in two 18 px lines, the title's first baseline stays one line down (it was pushed
+    down by every line, 24 px into the plot)."""
+    import numpy as np
+
+    from ikviz.plots.style import PROJECTOR_FONTS, PROJECTOR_SUBTITLE_CHARS, projector
+    from ikviz.plots.tsne import embedding_figure
+
+    rng = np.random.default_rng(0)
+    sub = "ψ = 100, t = 200, 16 neighbours · 5-NN acc. 1.000 · silhouette 0.75 · trustw. 0.73"
+    fig = projector(embedding_figure(rng.normal(size=(40, 2)), np.arange(40) % 2, ["a", "b"], None, "t-SNE", sub))
+    title = fig.layout.title.text
+    lines = title.split("<br>")
+    assert len(lines) == 3 and "<sup>" not in title
+    assert all(f"font-size:{PROJECTOR_FONTS['tick']}px" in line for line in lines[1:])
+    assert all(len(line.split(">", 1)[1].split("<", 1)[0]) <= PROJECTOR_SUBTITLE_CHARS for line in lines[1:])
+    size = PROJECTOR_FONTS["title"]
+    assert fig.layout.title.pad.t <= 10 + 1.3 * size + 1
+    # the first baseline, then two more lines and their descent, above the plot
+    assert fig.layout.margin.t >= fig.layout.title.pad.t + 2 * 1.3 * size + 0.3 * size

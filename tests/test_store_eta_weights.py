@@ -6,7 +6,7 @@ bar makes it wrong by that share (benchmarks/store_eta.py measures the ETA itsel
 
 import numpy as np
 
-from ikviz.experiments import density, indexing
+from ikviz.experiments import density, dimensionality, indexing, tsne
 
 
 def _reports(fn, *args, **kwargs):
@@ -72,3 +72,28 @@ def test_the_estimate_counts_down_through_a_long_step_that_reports_nothing():
     assert truth / 2 <= job.remaining() <= truth * 2
     job.started -= 30.0  # long overdue (50 s): still a finite, growing guess, never negative
     assert 0 < job.remaining() < 50
+
+
+def test_instability_skips_the_partitionings_its_ik_table_already_built():
+    p = dimensionality.InstabilityParams(d_values=(10, 30), n_per_cluster=60, t=50, t_values=(1, 50), t_trials=2)
+    seen = _reports(dimensionality.run_instability, p)
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    data = [f for f, text in seen if "built from the data" in text]
+    uniform = [f for f, text in seen if "built from uniform" in text]
+    # the data's first t = 50 of 100 partitionings are the IK table's blocks: no share of the bar (they had
+    # half of it, passed in an instant, and the rate-based estimate read the view as faster than it was); the
+    # other 50 get as much as 50 of the uniform curve's
+    assert len(data) == len(uniform) == 2 and data[0] == data[1]
+    assert np.isclose(uniform[0] - data[0], uniform[1] - uniform[0])
+    ik = [f for f, text in seen if text.startswith(dimensionality.LABELS["ik"])]
+    gk = [f for f, text in seen if text.startswith(dimensionality.LABELS["gk"])]
+    after_ik = fractions[fractions.index(ik[-1]) + 1] - ik[-1]
+    after_gk = fractions[fractions.index(gk[-1]) + 1] - gk[-1]
+    assert np.isclose(after_ik, dimensionality.IK_WEIGHT * after_gk)
+
+
+def test_tsne_keeps_a_share_for_its_scores():
+    seen = _reports(tsne.embed, "gk", w=2, n_per_cluster=30, exaggeration_iter=20, n_iter=30, frame_every=25)
+    assert seen[-1] == (1 - tsne.SCORES_SHARE, "scores…")   # the bar ends with the work, not before the scores
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)

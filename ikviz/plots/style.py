@@ -127,6 +127,38 @@ def _lines(text) -> float:
     return sum(0.8 if p.lstrip().startswith(("<sup>", "<sub>")) else 1.0 for p in parts)
 
 
+def _projected_title(text, size: float, width: int):
+    """A title with its ``<sup>`` / ``<sub>`` lines drawn at ``size`` px and wrapped at ``width`` characters
+    (between the `` · ``-separated items where it can be).
+
+    Plotly draws such a line at 70 % of the title's size (17 px of a projector's 24) and never wraps it: a
+    panel's line of settings and scores ran past a 720p panel's edge.
+
+    Examples
+    --------
+    >>> _projected_title("t-SNE<br><sup>perplexity 30 · 5-NN acc. 1.000 · silhouette 0.39</sup>", 18, 32)
+    't-SNE<br><span style="font-size:18px">perplexity 30 · 5-NN acc. 1.000</span><br><span style="font-size:18px">silhouette 0.39</span>'
+    >>> _projected_title("plain", 18, 30)
+    'plain'
+    """
+    if not text or ("<sup>" not in text and "<sub>" not in text):
+        return text
+    out = []
+    for part in str(text).split("<br>"):
+        stripped = part.strip()
+        if stripped.startswith(("<sup>", "<sub>")):
+            lines = []
+            for item in stripped[5:].removesuffix("</sup>").removesuffix("</sub>").split(" · "):  # whole items
+                if lines and len(lines[-1]) + 3 + len(item) <= width:
+                    lines[-1] += f" · {item}"
+                else:
+                    lines += wrap(item, width).split("<br>")
+            out += [f'<span style="font-size:{size:g}px">{line}</span>' for line in lines]
+        else:
+            out.append(part)
+    return "<br>".join(out)
+
+
 def _legend_rows(fig: go.Figure, width: int, font_size: float) -> int:
     """Rows a horizontal legend needs across ``width`` pixels (an over- rather than an under-estimate)."""
     if fig.layout.showlegend is False:
@@ -240,8 +272,10 @@ def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legen
     legend_px = rows * legend * 1.75 + (8 if rows else 0)
     layout = {"margin": {"t": round(top), "b": round(axis_px + legend_px + 4)}}
     if title_text:
-        # Plotly anchors a multi-line title by its last line: push it down by the lines above, or they are cut
-        extra = (_lines(title_text) - 1) * title * 1.3
+        # Plotly puts a title's first baseline pad.t below the top: a line's height down, or the first line is
+        # cut; the lines after it flow down into the room counted above (pushed down by all of them, a title of
+        # three lines ran 24 px into the plot)
+        extra = min(_lines(title_text) - 1, 1.0) * title * 1.3
         layout["title"] = {"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": round(10 + extra)}}
     if rows:
         layout["legend"] = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
@@ -288,6 +322,8 @@ def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> 
 PROJECTOR_FONTS = {"title": 24, "axis_title": 20, "tick": 18, "legend": 18, "annotation": 20, "base": 18}
 PROJECTOR_MIN_HEIGHT = 620
 PROJECTOR_LINE_WIDTH = 3
+#: characters of a title's second line per line on a projector: 18 px text across a 720p screen's half
+PROJECTOR_SUBTITLE_CHARS = 52
 #: plotly traces whose ``line.width`` is a curve's width (not a contour's or a bar's outline)
 _LINE_TRACES = ("scatter", "scattergl", "scatterpolar", "scatterternary")
 
@@ -435,7 +471,8 @@ def projector(fig: go.Figure) -> go.Figure:
     for menu in fig.layout.updatemenus:
         menu.font.size = f["tick"]
     fig.update_layout(height=height, font={"size": f["base"]}, legend_font_size=f["legend"],
-                      margin={"l": 80, "r": 40}, title_font_size=f["title"])
+                      margin={"l": 80, "r": 40}, title_font_size=f["title"],
+                      title_text=_projected_title(fig.layout.title.text, f["tick"], PROJECTOR_SUBTITLE_CHARS))
     # equal-aspect panels shrink their box instead of widening an axis's range, in a taller or a wider figure:
     # both axes of the pair (a wide 720p figure stretched x2 = x1's x axis to -5...6 for data in 0...1)
     pairs = {name: fig.layout[name] for name in fig.layout.to_plotly_json()
