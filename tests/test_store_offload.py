@@ -12,6 +12,16 @@ def where(x):
     return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0), x
 
 
+def group(x):
+    """The child's session and, on Linux, its scheduling group's line (``/autogroup-N nice K``)."""
+    try:
+        with open("/proc/self/autogroup") as f:
+            line = f.read().strip()
+    except OSError:
+        line = None
+    return os.getsid(0), line, x
+
+
 def fails(x):
     raise ValueError(f"bad {x}")
 
@@ -26,6 +36,31 @@ def test_offload_computes_in_a_low_priority_child_and_the_store_reads_it_back(tm
     assert nice >= min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)   # the lowest priority (19 unless capped)
     assert task.fraction == 1.0
     assert store.peek(where, 3) == (True, (pid, nice, 3))   # written into the shared disk cache
+
+
+def _autogroups_settable() -> bool:
+    """Whether a process of a new session may lower its group's priority here (a container may forbid it)."""
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/autogroup"):
+        return False
+    code = "open('/proc/self/autogroup', 'w').write('19'); print(open('/proc/self/autogroup').read())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, start_new_session=True)
+    return done.returncode == 0 and "nice 19" in done.stdout
+
+
+@pytest.mark.skipif(not _autogroups_settable(), reason="Linux autogroups that a process may set only")
+def test_offload_child_is_a_scheduling_group_of_its_own_at_the_lowest_priority(tmp_path):
+    """nice 19 inside the server's group ranked the child below the server's threads only: the group as a whole
+    still got a full share against the browsers' groups on the same machine."""
+    task = ResultsStore(workers=1, directory=tmp_path).offload(group, 1)
+    assert task.wait(120), "the child did not finish"
+    session, line, _ = task.result()
+    assert session != os.getsid(0)
+    with open("/proc/self/autogroup") as f:
+        mine = f.read().split()[0]
+    assert line.split()[0] != mine and line.endswith("nice 19"), line
 
 
 def test_offload_raises_the_childs_error_and_runs_a_failed_call_again(tmp_path):

@@ -50,6 +50,13 @@ def _serve(factory: str) -> None:
         os.nice(nice)
     except (AttributeError, OSError):   # no nice here: same priority, still outside the server's lock
         pass
+    try:   # Linux schedules a session's processes as one group: this child's own session at `nice` too, so that it
+        # takes only the CPU no other process wants (in the server's group it was below the server's threads
+        # but shared the group's share with them, against the viewers' browsers on the same machine)
+        with open("/proc/self/autogroup", "w") as group:
+            group.write(str(nice))
+    except OSError:   # no autogroups here: nice alone
+        pass
 
     def orphaned() -> None:   # the server ended (even killed): stop at once rather than finish a check for nobody
         while os.getppid() == parent:
@@ -178,7 +185,8 @@ class Offload:
     def _start(self) -> subprocess.Popen:
         """A new child and the thread that reads its answers (call with the lock held)."""
         serve = f"from ikviz.store.offload import _serve; _serve({self.store!r})"
-        child = subprocess.Popen([sys.executable, "-c", serve], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        child = subprocess.Popen([sys.executable, "-c", serve], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 start_new_session=os.name == "posix")   # a scheduling group of its own
         _send(child.stdin,
               (os.getpid(), list(sys.path), self.directory, self.max_bytes, self.max_disk_bytes, self.nice))
         threading.Thread(target=self._read, args=(child,), name="ikviz-offload", daemon=True).start()
