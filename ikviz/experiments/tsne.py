@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -486,8 +486,11 @@ def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[st
 
     openTSNE's Barnes-Hut step and the IK kernels release the GIL, so the two
     kernels of a view take the time of the slower one instead of the sum on
-    two cores. ``progress`` gets the mean fraction and every kernel's stage
-    ("GK: iteration 300 of 750 · IK: affinities…").
+    two cores. ``progress`` gets the fraction of the kernel furthest behind
+    (the view is done when it is: with the mean, the faster kernel's end made
+    the bar jump and the store's estimate of the time left halve) and every
+    kernel's stage ("GK: iteration 300 of 750 · IK: affinities…"); a kernel
+    found in ``memo`` counts as done.
     """
     stages = {k: [0.0, "waiting…"] for k in jobs}
     lock = threading.Lock()
@@ -496,7 +499,7 @@ def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[st
         def report(fraction, text=""):
             with lock:
                 stages[kernel] = [float(fraction), text]
-                progress(sum(f for f, _ in stages.values()) / len(stages),
+                progress(min(f for f, _ in stages.values()),
                          " · ".join(f"{k.upper()}: {t}" for k, (_, t) in stages.items()))
         return report
 
@@ -507,6 +510,9 @@ def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[st
             ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="tsne") as pool:
         futures = {k: pool.submit(memo(embed), k, sharing=len(jobs), progress=reporter(k), **settings)
                    for k, settings in jobs.items()}
+        kernel_of = {future: k for k, future in futures.items()}
+        for future in as_completed(kernel_of):
+            reporter(kernel_of[future])(1.0, "done")
         return {k: f.result() for k, f in futures.items()}
 
 
