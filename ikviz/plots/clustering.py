@@ -35,6 +35,7 @@ from .style import (
     base_layout,
     panel_width,
     scatter_class,
+    side_room,
     wrap,
 )
 
@@ -243,7 +244,8 @@ def scatter_figure(X2: np.ndarray, labels: np.ndarray, title: str, *, centres=No
                                font=dict(size=13, color=CLUSTER_COLOURS[int(c) % len(CLUSTER_COLOURS)]),
                                borderpad=1)
     base_layout(fig, title, height=height)
-    fig.update_layout(margin_l=40, margin_r=10)
+    left, right = side_room(fig)   # narrow panels: no wider than their tick labels and axis titles need
+    fig.update_layout(margin_l=max(40, left), margin_r=max(10, right))
     return fig
 
 

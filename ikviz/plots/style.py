@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -225,6 +227,196 @@ def title_room(axis_title: float = 12) -> int:
     return round(TITLE_STANDOFF + 1.75 * axis_title)
 
 
+#: the width of a character of tick-label text, in em, in the widest font Plotly's font list gets on a reader's
+#: screen (``"Open Sans", verdana, arial``: Verdana, and DejaVu Sans where Verdana is missing; digits 0.636 em)
+_CHAR_EM = {**dict.fromkeys("0123456789", 0.64), ".": 0.32, ",": 0.32, "−": 0.84, "-": 0.37, " ": 0.32,
+            "k": 0.58, "M": 0.86, "G": 0.78, "B": 0.69, "μ": 0.66, "m": 0.98, "n": 0.64, "%": 1.0}
+
+
+def text_px(text: str, size: float) -> float:
+    """The width (px) ``text`` takes at ``size`` px, estimated per character for a wide font (Verdana /
+    DejaVu Sans); ``<br>`` starts a new line (the widest counts) and tags take no room.
+
+    Examples
+    --------
+    >>> round(text_px("0.25", 12)), round(text_px("−1000", 12)), round(text_px("a<br>bb", 10))
+    (27, 41, 12)
+    """
+    import re
+
+    lines = re.sub(r"<(?!br>)[^>]*>", "", str(text)).split("<br>")
+    return max((sum(_CHAR_EM.get(c, 0.72 if c.isupper() else 0.62) for c in line) for line in lines),
+               default=0.0) * size
+
+
+def _round_dtick(rough: float) -> float:
+    """Plotly's linear tick step for a rough step: the next of 1, 2, 5 x 10^k at or above it."""
+    base = 10.0 ** math.floor(math.log10(rough))
+    return base * next(m for m in (1, 2, 5, 10) if m * base >= rough * (1 - 1e-9))
+
+
+def _number_label(value: float, decimals: int) -> str:
+    """A tick value as Plotly writes it (exponent format ``"B"``): trailing zeros dropped, U+2212 for the minus,
+    10,000 and above with an SI suffix (``"20k"``), below 0.001 in μ or n."""
+    sign = "−" if value < 0 and round(abs(value), decimals) else ""
+    v = abs(value)
+    for scale, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if v >= 1e4 and v >= scale:
+            return sign + _trim(f"{v / scale:.{max(0, decimals + round(math.log10(scale)))}f}") + suffix
+    if 0 < v < 1e-3 and decimals > 3:
+        for scale, suffix in ((1e-6, "μ"), (1e-9, "n")):
+            if v >= scale:
+                return sign + _trim(f"{v / scale:.{max(0, decimals - round(-math.log10(scale)))}f}") + suffix
+    return sign + _trim(f"{v:.{decimals}f}")
+
+
+def _trim(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def tick_labels(lo: float, hi: float, length: float, *, log: bool = False, y: bool = True) -> list[str]:
+    """The tick labels Plotly draws on a numeric axis over ``lo``...``hi`` (data units; a log axis's too)
+    ``length`` px long, with its automatic ticks (a step of 1, 2 or 5 x 10^k for about one label per 40 px of a
+    y axis, 80 of an x axis; a log axis's decades).
+
+    Examples
+    --------
+    >>> tick_labels(0, 1.02, 250)
+    ['0', '0.2', '0.4', '0.6', '0.8', '1']
+    >>> tick_labels(-2.5, 2.5, 200)
+    ['−2', '−1', '0', '1', '2']
+    >>> tick_labels(1, 20000, 200, log=True)
+    ['1', '10', '100', '1000', '10k']
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)) or (log and min(lo, hi) <= 0):
+        return []
+    lo, hi = min(lo, hi), max(lo, hi)
+    if hi == lo:
+        hi = lo + (abs(lo) or 1.0)
+    nt = min(max(length / (40 if y else 80), 4), 9) + 1
+    if log:
+        a, b = math.log10(lo), math.log10(hi)
+        rough = (b - a) / nt
+        if b - a >= 1 or rough > 0.7:   # decades (with small 2 and 5 digits between them, narrower)
+            step = max(1, math.ceil(rough)) if rough > 0.7 else 1
+            powers = [p for p in range(math.ceil(a - 1e-9), math.floor(b + 1e-9) + 1) if p % step == 0]
+            return [_number_label(10.0 ** p, max(0, -p)) for p in powers]
+        lo, hi = 10 ** a, 10 ** b       # less than a decade: linear ticks, labelled in full
+        nt *= 1.5
+    dtick = _round_dtick((hi - lo) / nt)
+    decimals = max(0, -math.floor(math.log10(dtick) + 1e-9))
+    first = math.ceil(lo / dtick - 1e-9)
+    return [_number_label(k * dtick, decimals) for k in range(first, math.floor(hi / dtick + 1e-9) + 1)]
+
+
+def _numbers(values) -> list[float]:
+    out = []
+    for v in values if values is not None else ():
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(f):
+            out.append(f)
+    return out
+
+
+def _axis_values(fig: go.Figure, letter: str, ref: str) -> tuple[list[float], list[str]]:
+    """The numbers and the category labels the traces (and lines) of ``fig`` put on axis ``ref`` ("x", "y2")."""
+    nums: list[float] = []
+    cats: list[str] = []
+    for t in fig.data:
+        if (getattr(t, f"{letter}axis", None) or letter) != ref:
+            continue
+        vals = getattr(t, letter, None)
+        if vals is None:
+            continue
+        vals = list(vals.ravel() if hasattr(vals, "ravel") else vals)
+        if vals and isinstance(vals[0], str):
+            cats += [str(v) for v in vals]
+            continue
+        got = _numbers(vals)
+        nums += got
+        err = getattr(t, f"error_{letter}", None)
+        if err is not None and err.visible is not False and err.array is not None and got:
+            plus = _numbers(err.array)
+            minus = _numbers(err.arrayminus) if err.arrayminus is not None else plus
+            nums += [v + e for v, e in zip(got, plus)] + [v - e for v, e in zip(got, minus)]
+        if t.type == "bar":
+            nums.append(0.0)
+    for shape in fig.layout.shapes:
+        if (shape[f"{letter}ref"] or letter) == ref:
+            nums += _numbers([shape[f"{letter}0"], shape[f"{letter}1"]])
+    return nums, cats
+
+
+def _labels_px(fig: go.Figure, axis, letter: str, ref: str, length: float, tick: float) -> float:
+    """The widest tick label (px) axis ``ref`` of ``fig`` draws, ``length`` px long at ``tick`` px text."""
+    if axis.showticklabels is False:
+        return 0.0
+    if axis.ticktext:
+        return max(text_px(str(t), tick) for t in axis.ticktext)
+    nums, cats = _axis_values(fig, letter, ref)
+    if axis.type == "category" or (cats and not nums):
+        return max((text_px(c, tick) for c in cats), default=0.0)
+    log = axis.type == "log"
+    if axis.range is not None and None not in tuple(axis.range):
+        lo, hi = (10.0 ** float(v) for v in axis.range) if log else (float(v) for v in axis.range)
+    else:
+        nums = [v for v in nums if v > 0] if log else nums
+        if not nums:
+            return 0.0
+        lo, hi = min(nums), max(nums)
+        if log:   # Plotly pads an automatic range (markers, 5 %): a decade's tick just outside may show
+            lo, hi = lo / 10 ** (0.05 * math.log10(hi / lo)), hi * 10 ** (0.05 * math.log10(hi / lo))
+        else:
+            pad = 0.05 * (hi - lo)
+            lo, hi = (lo - pad if lo < 0 or min(nums) > 0 else lo), hi + pad
+    labels = tick_labels(lo, hi, length, log=log, y=letter == "y")
+    return max((text_px(s, tick) for s in labels), default=0.0)
+
+
+def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tuple[int, int]:
+    """The left and right margins (px) the axes of ``fig`` need: at the left the y tick labels of the leftmost
+    panels (:func:`tick_labels` for the data's range, the widest of them, :func:`text_px`) and the y-axis title
+    beside them (:func:`title_room`); at the right half of the widest x tick label, which sits centred on the
+    rightmost tick. Margins at least this wide leave Plotly's automargin nothing to do (otherwise it widens
+    them after its first drawing and draws the whole figure again). Call it once the top and bottom margins
+    and the height are set: the axes' lengths in pixels decide the ticks.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1000])).update_layout(height=300, margin_t=40, margin_b=50)
+    >>> side_room(fig.update_yaxes(title_text="count"))
+    (70, 12)
+    """
+    height = fig.layout.height or 450
+    plot_h = max(50.0, height - (fig.layout.margin.t or 0) - (fig.layout.margin.b or 0))
+    xaxes = {("x" if i == 1 else f"x{i}"): ax for i, ax in enumerate(fig.select_xaxes(), start=1)}
+    left = right = 0.0
+    for i, ax in enumerate(fig.select_yaxes(), start=1):
+        ref = "y" if i == 1 else f"y{i}"
+        anchor = xaxes.get(ax.anchor or "x")
+        start = (anchor.domain[0] if anchor is not None and anchor.domain else 0.0)
+        if ax.side == "right" or start > 0.02 or ax.overlaying:
+            continue
+        dom = ax.domain or (0, 1)
+        labels = _labels_px(fig, ax, "y", ref, plot_h * (dom[1] - dom[0]), tick)
+        titled = bool(ax.title.text)
+        need = labels + (title_room(axis_title) if titled else 0) + (3 if labels else 0)
+        left = max(left, need)
+    for i, ax in enumerate(fig.select_xaxes(), start=1):
+        if ax.domain and ax.domain[1] < 0.98:
+            continue
+        ref = "x" if i == 1 else f"x{i}"
+        if ax.type == "category" or _axis_values(fig, "x", ref)[1]:   # categories sit mid-band, not at the edge
+            continue
+        # the plot's width is unknown here: the widest label of any width from a phone's to a wide page's
+        right = max(right, *(_labels_px(fig, ax, "x", ref, w, tick) / 2 + 2 for w in range(300, 1100, 100)))
+    return round(left), round(right)
+
+
 def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legend: float = 12,
              tick: float = 12, axis_title: float = 12, width: int = LEGEND_WIDTH) -> go.Figure:
     """Margins and positions so that the title, the subplot titles, the legend and the axes never overlap.
@@ -267,10 +459,14 @@ def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legen
     shows_ticks = any(ax.showticklabels is not False for ax in fig.select_xaxes())
     # with no tick labels Plotly puts an axis title TITLE_STANDOFF px below the axis line: room for it here, or
     # Plotly's automargin widens the margin after its first drawing and draws the whole figure again
-    axis_px = ((tick * 1.4 * _tick_lines(fig) + (axis_title * 1.6 if has_x_title else 0)) if shows_ticks
+    # with tick labels: 5 px more than their lines and the title's (a subscript, descenders: drawn 51-53 px for 48)
+    axis_px = ((tick * 1.4 * _tick_lines(fig) + (axis_title * 1.6 + 5 if has_x_title else 0)) if shows_ticks
                else (TITLE_STANDOFF + axis_title * 1.35 if has_x_title else 0)) + 8
     legend_px = rows * legend * 1.75 + (8 if rows else 0)
     layout = {"margin": {"t": round(top), "b": round(axis_px + legend_px + 4)}}
+    fig.update_layout(margin_t=layout["margin"]["t"], margin_b=layout["margin"]["b"])
+    left, right = side_room(fig, tick=tick, axis_title=axis_title)   # y tick labels and titles, x labels' overhang
+    layout["margin"].update(l=max(fig.layout.margin.l or 0, left), r=max(fig.layout.margin.r or 0, right))
     if title_text:
         # Plotly puts a title's first baseline pad.t below the top: a line's height down, or the first line is
         # cut; the lines after it flow down into the room counted above (pushed down by all of them, a title of
@@ -315,6 +511,9 @@ def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> 
         margin={"l": 40, "r": 20},
         font={"size": 12},
     )
+    # long category labels broken into lines: Plotly turns them aslant otherwise, and widens the bottom margin
+    # for them after its first drawing (a second drawing of the whole figure)
+    _wrap_categories(fig, LEGEND_WIDTH, 12)
     return fit_room(fig, title=15, annotation=12, legend=12, tick=12, axis_title=12)
 
 
