@@ -250,9 +250,10 @@ def text_px(text: str, size: float) -> float:
 
 
 def _round_dtick(rough: float) -> float:
-    """Plotly's linear tick step for a rough step: the next of 1, 2, 5 x 10^k at or above it."""
+    """Plotly's linear tick step for a rough step: the next of 2, 5, 10 x 10^k above it."""
     base = 10.0 ** math.floor(math.log10(rough))
-    return base * next(m for m in (1, 2, 5, 10) if m * base >= rough * (1 - 1e-9))
+    ratio = rough / base   # plotly.js's roundUp takes the first of 2, 5, 10 above it: a rough 0.05 steps by 0.1
+    return base * next(m for m in (2, 5, 10) if m > ratio)
 
 
 def _number_label(value: float, decimals: int) -> str:
