@@ -8,7 +8,7 @@ Plotly draws a figure, measures its tick labels, titles, legend and colour bars,
 than the figure's margins give, widens the margins and draws the whole figure again: about a third more of
 the browser's CPU for that figure (the t-SNE page's two panels: 0.31-0.48 -> 0.21-0.34 CPU-s per tab once
 their margins left room for the axis titles, 0f6d847). For every figure of each page's default view this
-prints the margins asked for and those Plotly drew with (left, right, top, bottom); ``widened`` marks a
+prints its width and the margins asked for and those Plotly drew with (left, right, top, bottom); ``widened`` marks a
 figure drawn twice. ``DIR``: a prepared store (``python app/prepare.py``) makes the run quick.
 """
 
@@ -24,7 +24,7 @@ from classroom import DONE_JS, PAGES, async_playwright, free_port, start_server
 
 PROBE = """() => Array.from(document.querySelectorAll('.ikviz-plot')).filter(g => g._fullLayout).map(g => {
   const m = g._fullLayout.margin, s = g._fullLayout._size, t = (g.layout.title || {}).text || '';
-  return {title: String(t).split('<br>')[0].slice(0, 48), asked: [m.l, m.r, m.t, m.b],
+  return {title: String(t).split('<br>')[0].slice(0, 48), width: Math.round(g._fullLayout.width), asked: [m.l, m.r, m.t, m.b],
           drawn: [s.l, s.r, s.t, s.b].map(Math.round),
           widened: s.l > m.l + 0.5 || s.r > m.r + 0.5 || s.t > m.t + 0.5 || s.b > m.b + 0.5}; })"""
 
@@ -49,8 +49,8 @@ async def main(pages: list[str], chromium: str) -> None:
                 rows = await page.evaluate(PROBE)
                 print(f"{path}: {sum(r['widened'] for r in rows)} of {len(rows)} figures drawn twice")
                 for r in rows:
-                    print(f"    {'widened' if r['widened'] else 'ok     '} asked {r['asked']} drawn {r['drawn']}"
-                          f"  {r['title']}")
+                    print(f"    {'widened' if r['widened'] else 'ok     '} {r['width']:4d} px wide, asked {r['asked']}"
+                          f" drawn {r['drawn']}  {r['title']}")
             await browser.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -178,3 +178,33 @@ def test_drawn_once_in_chromium():
                     widened.append((name, width, got))
         browser.close()
     assert not widened
+
+
+# ----------------------------------------------------------------------------------------- the legend's rows
+DATA_NAMES = ["dense cluster", "sparse cluster", "q_i (between)", "q_c (sparse centre)"]
+MEASURE_NAMES = ["Gaussian kernel (GK)", "linear kernel, normalised (LK)", "Isolation Kernel (IK)", "ℓ0.1 distance",
+                 "ℓ0.5 distance", "ℓ2 (Euclidean) distance", "shared nearest neighbours (SNN)",
+                 "adaptive Gaussian (AG)", "distance"]
+
+
+@pytest.mark.parametrize("names, width, font, plotly_rows", [
+    (DATA_NAMES, 305, 12, 4), (DATA_NAMES, 450, 12, 2), (DATA_NAMES, 619, 12, 1), (DATA_NAMES, 619, 18, 2),
+    (MEASURE_NAMES, 450, 12, 9), (MEASURE_NAMES, 619, 12, 5), (MEASURE_NAMES, 940, 12, 3),
+    (MEASURE_NAMES, 940, 18, 5),
+])
+def test_legend_rows_as_plotly_lays_them_out(names, width, font, plotly_rows):
+    """Rows the app's Plotly bundle gave these legends in Chromium (one row where all fit, else equal columns
+    as wide as the widest item); the old estimate (0.6 em a character, items packed) said 2 for the first."""
+    import plotly.graph_objects as go
+
+    from ikviz.plots.style import _legend_rows
+
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 1], name=n) for n in names])
+    assert _legend_rows(fig, width, font) == plotly_rows
+
+
+def test_dataset_figure_keeps_room_for_its_legend_in_a_third_of_the_page():
+    """Curse's data preview, drawn 305 px wide: its four legend items take four rows (bottom drawn 139 px for 82)."""
+    rng = np.random.default_rng(1)
+    fig = dimp.dataset_figure(rng.random((50, 2)), (rng.random(50) > 0.5).astype(int), 0.5)
+    assert fig.layout.margin.b >= 53 + 4 * 19 + 8

@@ -16,7 +16,7 @@ from ..data import QUERIES
 from ..experiments.dimensionality import EPS_VIEWS, IK_SOURCES, PAPER_EPS, PAPER_FIG1, QUERY_LABELS, VISIBLE_EPS
 from ..measures.similarities import LABELS
 from ..params import setting
-from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, base_layout, scatter_class
+from .style import CLASS_COLOURS, DIMENSIONALITY_COLOURS, PAGE_WIDTH, base_layout, scatter_class
 
 _DASH = {"data": "solid", "uniform": "dash"}
 #: the measures the paper's argument is about: drawn thick and in full colour, the others thin and faded
@@ -35,8 +35,10 @@ def _style(measure: str, emphasis) -> dict:
     return dict(line=dict(color=_colour(measure), width=1.2), marker=dict(size=4), opacity=_FADED_OPACITY)
 
 
-def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, height: int = 340) -> go.Figure:
-    """The Fig. 1(a) data seen through its first two coordinates, with the two queries."""
+def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, height: int = 340,
+                   width: int = PAGE_WIDTH // 3) -> go.Figure:
+    """The Fig. 1(a) data seen through its first two coordinates, with the two queries; ``width`` (px) is the
+    width it is drawn at (a third of the page), for its legend's rows."""
     fig = go.Figure()
     scatter = scatter_class(len(preview))
     for c, name in enumerate(("dense cluster", "sparse cluster")):
@@ -50,7 +52,7 @@ def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, heigh
                                  marker=dict(symbol=symbol, size=13, color="black")))
     fig.update_xaxes(title_text="coordinate 1")
     fig.update_yaxes(title_text="coordinate 2", scaleanchor="x", scaleratio=1)
-    return base_layout(fig, "The data (first two of d coordinates)", height=height)
+    return base_layout(fig, "The data (first two of d coordinates)", height=height, width=width)
 
 
 def _ordered(by_measure: dict, emphasis) -> list:

@@ -88,6 +88,9 @@ def scatter_class(n_points: int) -> type[go.Scatter | go.Scattergl]:
 #: the widths (px) the legend's rows are estimated for: a Streamlit column, a projected wide page
 LEGEND_WIDTH = 700
 PROJECTOR_WIDTH = 1000
+#: a page's main column in a 1400 px window with the sidebar open (benchmarks/automargin.py): a figure always
+#: drawn in a third of it estimates its legend's rows for ``PAGE_WIDTH // 3``
+PAGE_WIDTH = 940
 
 
 def wrap(text: str, width: int) -> str:
@@ -162,19 +165,21 @@ def _projected_title(text, size: float, width: int):
 
 
 def _legend_rows(fig: go.Figure, width: int, font_size: float) -> int:
-    """Rows a horizontal legend needs across ``width`` pixels (an over- rather than an under-estimate)."""
+    """Rows a horizontal legend needs across ``width`` pixels (an over- rather than an under-estimate).
+
+    As Plotly lays it out: every item 40 px of symbol and gap besides its name (:func:`text_px`); all in one row
+    where they fit, else a grid of equal columns as wide as the widest item.
+    """
     if fig.layout.showlegend is False:
         return 0
     names = [str(t.name or "") for t in fig.data if t.showlegend is not False and t.name]
     if not names or (fig.layout.showlegend is None and len(fig.data) == 1):   # plotly hides a lone trace's
         return 0
-    rows, used = 1, 0.0
-    for name in names:
-        item = 3 * font_size + 0.6 * font_size * len(name)   # symbol and gaps + ~0.6 em per character
-        if used and used + item > width:
-            rows, used = rows + 1, 0.0
-        used += item
-    return rows
+    items = [40 + text_px(name, font_size) + 4 for name in names]
+    room = max(1.0, width - 20)
+    if sum(items) <= room:
+        return 1
+    return -(-len(items) // max(1, int(room // max(items))))
 
 
 def _tick_lines(fig: go.Figure) -> int:
@@ -499,11 +504,11 @@ def _white(fig: go.Figure) -> None:
         layout._validate = validate
 
 
-def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> go.Figure:
+def base_layout(fig: go.Figure, title: str | None = None, height: int = 380, width: int = LEGEND_WIDTH) -> go.Figure:
     """Apply the shared template, fonts and height; place the title, subplot titles and legend apart.
 
     Call it once the traces and axis titles are in place: the margins depend on them
-    (see :func:`fit_room`).
+    (see :func:`fit_room`); ``width`` is the width (px) the figure is expected to get, for its legend's rows.
     """
     _white(fig)
     fig.update_layout(
@@ -515,7 +520,7 @@ def base_layout(fig: go.Figure, title: str | None = None, height: int = 380) -> 
     # long category labels broken into lines: Plotly turns them aslant otherwise, and widens the bottom margin
     # for them after its first drawing (a second drawing of the whole figure)
     _wrap_categories(fig, LEGEND_WIDTH, 12)
-    return fit_room(fig, title=15, annotation=12, legend=12, tick=12, axis_title=12)
+    return fit_room(fig, title=15, annotation=12, legend=12, tick=12, axis_title=12, width=width)
 
 
 #: projector sizes (px): a lecture hall reads 18 px from the back row, so no text of a figure is smaller
