@@ -224,15 +224,15 @@ def test_run_end_to_end_shares_blocks_and_reports_both_kernels():
     fractions = [f for f, _ in reports]
     assert fractions[0] == 0 and fractions[-1] == 1 and all(0 <= f <= 1 for f in fractions)
     assert any(t.startswith("GK: iteration") and " · IK: " in t for _, t in reports)
-    # the kernel furthest behind: never back, never a jump at one's end
-    assert all(b >= a - 1e-9 for a, b in zip(fractions, fractions[1:]))
+    assert all(b >= a - 1e-9 for a, b in zip(fractions, fractions[1:]))   # never back
     # a new psi recomputes the IK side only: its affinities and its embedding
     reports.clear()
     r2 = exp.run(replace(p, psi=10), memo=memo, progress=lambda f, text: reports.append((f, text)))
     assert len(memo._results) == 7 and r2.embeddings["gk"] is r.embeddings["gk"]
-    # GK, found in the memo, counts as done: the bar follows IK's iterations (it stayed at 0 or jumped to half)
+    # GK, found in the memo, counts as done: half the bar at once, IK's iterations the other half (GK's half
+    # stayed empty to the end: the bar stood at 0.55 when IK finished)
     ik_midway = [f for f, t in reports if "IK: iteration 150 of 250" in t]
-    assert ik_midway and 0.3 < ik_midway[0] < 0.9 and "GK: done" in reports[-2][1]
+    assert ik_midway and 0.6 < ik_midway[0] < 0.95 and "GK: done" in reports[-2][1]
     assert not np.array_equal(r2.embeddings["ik"].coords, r.embeddings["ik"].coords)
     with pytest.raises(ValueError, match="unknown kernel"):
         exp.embed_pair({"cosine": exp.kernel_params(p, "gk")}, memo, lambda f, t: None)
