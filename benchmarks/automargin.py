@@ -2,7 +2,7 @@
 
 Run from the repository root (headless Chromium and Playwright, as ``benchmarks/classroom.py``)::
 
-    IKVIZ_STORE_DIR=DIR python benchmarks/automargin.py [--pages tsne density ...]
+    IKVIZ_STORE_DIR=DIR python benchmarks/automargin.py [--pages tsne density ...] [--viewport 390x844]
 
 Plotly draws a figure, measures its tick labels, titles, legend and colour bars, and when they need more room
 than the figure's margins give, widens the margins and draws the whole figure again: about a third more of
@@ -29,13 +29,13 @@ PROBE = """() => Array.from(document.querySelectorAll('.ikviz-plot')).filter(g =
           widened: s.l > m.l + 0.5 || s.r > m.r + 0.5 || s.t > m.t + 0.5 || s.b > m.b + 0.5}; })"""
 
 
-async def main(pages: list[str], chromium: str) -> None:
+async def main(pages: list[str], chromium: str, viewport: tuple[int, int] = (1400, 900)) -> None:
     port = free_port()
     server = start_server(port, {**os.environ, "IKVIZ_PREPARE": "0"})
     try:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-            page = await (await browser.new_context(viewport={"width": 1400, "height": 900})).new_page()
+            page = await (await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})).new_page()
             for path in pages:
                 await page.goto(f"http://127.0.0.1:{port}/{path}", wait_until="domcontentloaded")
                 t0 = time.monotonic()
@@ -60,5 +60,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", nargs="+", default=[p for p in PAGES if p not in ("", "your-data")])
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--viewport", default="1400x900", help="the window, WIDTHxHEIGHT (a phone: 390x844)")
     args = parser.parse_args()
-    asyncio.run(main(args.pages, args.chromium))
+    width, height = (int(v) for v in args.viewport.lower().split("x"))
+    asyncio.run(main(args.pages, args.chromium, (width, height)))
