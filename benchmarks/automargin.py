@@ -24,7 +24,8 @@ from classroom import DONE_JS, PAGES, async_playwright, free_port, start_server
 
 PROBE = """() => Array.from(document.querySelectorAll('.ikviz-plot')).filter(g => g._fullLayout).map(g => {
   const m = g._fullLayout.margin, s = g._fullLayout._size, t = (g.layout.title || {}).text || '';
-  return {title: String(t).split('<br>')[0].slice(0, 48), width: Math.round(g._fullLayout.width), asked: [m.l, m.r, m.t, m.b],
+  return {title: String(t).split('<br>')[0].slice(0, 48), width: Math.round(g._fullLayout.width),
+          asked: [m.l, m.r, m.t, m.b],
           drawn: [s.l, s.r, s.t, s.b].map(Math.round),
           widened: s.l > m.l + 0.5 || s.r > m.r + 0.5 || s.t > m.t + 0.5 || s.b > m.b + 0.5}; })"""
 

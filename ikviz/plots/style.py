@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -247,8 +248,6 @@ def text_px(text: str, size: float) -> float:
     >>> round(text_px("0.25", 12)), round(text_px("−1000", 12)), round(text_px("a<br>bb", 10))
     (27, 41, 12)
     """
-    import re
-
     lines = re.sub(r"<(?!br>)[^>]*>", "", str(text)).split("<br>")
     return max((sum(_CHAR_EM.get(c, 0.72 if c.isupper() else 0.62) for c in line) for line in lines),
                default=0.0) * size
