@@ -194,11 +194,12 @@ def test_frames_record_the_optimisation_and_runs_are_seeded():
     assert list(e.iterations) == [0, 50, 100, 150, 200, 250]
     assert e.frames.shape == (6, 121, 2) and np.allclose(e.frames[-1], e.coords, rtol=1e-5, atol=1e-4)
     # affinities first, then the optimisation's iterations, then the scores: the bar reaches its end only at the end
-    share, span = exp.AFFINITY_SHARE, 1 - exp.AFFINITY_SHARE - exp.SCORES_SHARE
+    share, scores = exp.stage_shares("ik", exp.load_data(*exp.data_spec("w-gaussians", 2, 60, 5)).X.shape[1])
+    span = 1 - share - scores
     assert seen[0] == (0.0, "affinities…")
     assert seen[1][0] == pytest.approx(share + span * 50 / 250) and seen[1][1] == "iteration 50 of 250"
     assert [round((f - share) / span * 250) for f, _ in seen[1:-1]] == list(e.iterations[1:len(seen) - 1])
-    assert seen[-1] == (pytest.approx(1 - exp.SCORES_SHARE), "scores…")
+    assert seen[-1] == (pytest.approx(1 - scores), "scores…")
     assert not np.allclose(e.frames[0], e.frames[-1])
     np.testing.assert_array_equal(exp.embed("ik", **kw).coords, e.coords)
     assert not np.array_equal(exp.embed("ik", **{**kw, "seed": 6}).coords, e.coords)
