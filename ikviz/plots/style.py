@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -314,70 +315,78 @@ def tick_labels(lo: float, hi: float, length: float, *, log: bool = False, y: bo
     return [_number_label(k * dtick, decimals) for k in range(first, math.floor(hi / dtick + 1e-9) + 1)]
 
 
-def _numbers(values) -> list[float]:
-    out = []
-    for v in values if values is not None else ():
-        try:
-            f = float(v)
-        except (TypeError, ValueError):
-            continue
-        if math.isfinite(f):
-            out.append(f)
-    return out
+def _numbers(values) -> np.ndarray:
+    """The finite numbers among ``values`` (a trace's coordinates), as one float array."""
+    if values is None:
+        return np.empty(0)
+    try:
+        a = np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):   # mixed: None, strings
+        a = np.array([v for v in (_float(x) for x in values) if v is not None], dtype=float)
+    return a[np.isfinite(a)]
 
 
-def _axis_values(fig: go.Figure, letter: str, ref: str) -> tuple[list[float], list[str]]:
+def _float(value) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _axis_values(fig: go.Figure, letter: str, ref: str) -> tuple[np.ndarray, list[str]]:
     """The numbers and the category labels the traces (and lines) of ``fig`` put on axis ``ref`` ("x", "y2")."""
-    nums: list[float] = []
+    nums: list[np.ndarray] = []
     cats: list[str] = []
     for t in fig.data:
         if (getattr(t, f"{letter}axis", None) or letter) != ref:
             continue
         vals = getattr(t, letter, None)
-        if vals is None:
+        if vals is None or not len(vals):
             continue
-        vals = list(vals.ravel() if hasattr(vals, "ravel") else vals)
-        if vals and isinstance(vals[0], str):
-            cats += [str(v) for v in vals]
+        first = vals.flat[0] if isinstance(vals, np.ndarray) else vals[0]
+        if isinstance(first, str):
+            cats += [str(v) for v in (vals.ravel() if isinstance(vals, np.ndarray) else vals)]
             continue
         got = _numbers(vals)
-        nums += got
+        nums.append(got)
         err = getattr(t, f"error_{letter}", None)
-        if err is not None and err.visible is not False and err.array is not None and got:
+        if err is not None and err.visible is not False and err.array is not None and got.size:
             plus = _numbers(err.array)
             minus = _numbers(err.arrayminus) if err.arrayminus is not None else plus
-            nums += [v + e for v, e in zip(got, plus)] + [v - e for v, e in zip(got, minus)]
+            if plus.size == got.size and minus.size == got.size:
+                nums += [got + plus, got - minus]
         if t.type == "bar":
-            nums.append(0.0)
+            nums.append(np.zeros(1))
     for shape in fig.layout.shapes:
         if (shape[f"{letter}ref"] or letter) == ref:
-            nums += _numbers([shape[f"{letter}0"], shape[f"{letter}1"]])
-    return nums, cats
+            nums.append(_numbers([shape[f"{letter}0"], shape[f"{letter}1"]]))
+    return (np.concatenate(nums) if nums else np.empty(0)), cats
 
 
-def _labels_px(fig: go.Figure, axis, letter: str, ref: str, length: float, tick: float) -> float:
-    """The widest tick label (px) axis ``ref`` of ``fig`` draws, ``length`` px long at ``tick`` px text."""
-    if axis.showticklabels is False:
+def _labels_px(axis, values: tuple[np.ndarray, list[str]], length: float, tick: float, y: bool) -> float:
+    """The widest tick label (px) ``axis`` draws over ``values`` (:func:`_axis_values`), ``length`` px long at
+    ``tick`` px text."""
+    if axis.showticklabels is False or axis.type in ("date", "multicategory"):
         return 0.0
     if axis.ticktext:
         return max(text_px(str(t), tick) for t in axis.ticktext)
-    nums, cats = _axis_values(fig, letter, ref)
-    if axis.type == "category" or (cats and not nums):
+    nums, cats = values
+    if axis.type == "category" or (cats and not nums.size):
         return max((text_px(c, tick) for c in cats), default=0.0)
     log = axis.type == "log"
     if axis.range is not None and None not in tuple(axis.range):
         lo, hi = (10.0 ** float(v) for v in axis.range) if log else (float(v) for v in axis.range)
     else:
-        nums = [v for v in nums if v > 0] if log else nums
-        if not nums:
+        nums = nums[nums > 0] if log else nums
+        if not nums.size:
             return 0.0
-        lo, hi = min(nums), max(nums)
+        lo, hi = float(nums.min()), float(nums.max())
         if log:   # Plotly pads an automatic range (markers, 5 %): a decade's tick just outside may show
             lo, hi = lo / 10 ** (0.05 * math.log10(hi / lo)), hi * 10 ** (0.05 * math.log10(hi / lo))
-        else:
+        else:     # a range starting at 0 (bars) stays there
             pad = 0.05 * (hi - lo)
-            lo, hi = (lo - pad if lo < 0 or min(nums) > 0 else lo), hi + pad
-    labels = tick_labels(lo, hi, length, log=log, y=letter == "y")
+            lo, hi = (lo if lo == 0 else lo - pad), hi + pad
+    labels = tick_labels(lo, hi, length, log=log, y=y)
     return max((text_px(s, tick) for s in labels), default=0.0)
 
 
@@ -407,7 +416,7 @@ def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tu
         if ax.side == "right" or start > 0.02 or ax.overlaying:
             continue
         dom = ax.domain or (0, 1)
-        labels = _labels_px(fig, ax, "y", ref, plot_h * (dom[1] - dom[0]), tick)
+        labels = _labels_px(ax, _axis_values(fig, "y", ref), plot_h * (dom[1] - dom[0]), tick, True)
         titled = bool(ax.title.text)
         need = labels + (title_room(axis_title) if titled else 0) + (3 if labels else 0)
         left = max(left, need)
@@ -415,10 +424,11 @@ def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tu
         if ax.domain and ax.domain[1] < 0.98:
             continue
         ref = "x" if i == 1 else f"x{i}"
-        if ax.type == "category" or _axis_values(fig, "x", ref)[1]:   # categories sit mid-band, not at the edge
+        values = _axis_values(fig, "x", ref)
+        if ax.type == "category" or values[1]:   # categories sit mid-band, not at the edge
             continue
         # the plot's width is unknown here: the widest label of any width from a phone's to a wide page's
-        right = max(right, *(_labels_px(fig, ax, "x", ref, w, tick) / 2 + 2 for w in range(300, 1100, 100)))
+        right = max(right, *(_labels_px(ax, values, w, tick, False) / 2 + 2 for w in range(300, 1100, 100)))
     return round(left), round(right)
 
 
