@@ -35,7 +35,6 @@ from .style import (
     base_layout,
     panel_width,
     scatter_class,
-    side_room,
     wrap,
 )
 
@@ -243,10 +242,8 @@ def scatter_figure(X2: np.ndarray, labels: np.ndarray, title: str, *, centres=No
             fig.add_annotation(x=x, y=y, text=f"<b>{c}</b>", showarrow=False, bgcolor="rgba(255,255,255,0.75)",
                                font=dict(size=13, color=CLUSTER_COLOURS[int(c) % len(CLUSTER_COLOURS)]),
                                borderpad=1)
-    base_layout(fig, title, height=height)
-    left, right = side_room(fig)   # narrow panels: no wider than their tick labels and axis titles need
-    fig.update_layout(margin_l=max(40, left), margin_r=max(10, right))
-    return fig
+    # narrow panels: margins no wider than their tick labels and axis titles need
+    return base_layout(fig, title, height=height, sides=(40, 10))
 
 
 def evaluation_title(ev: Evaluation) -> str:

@@ -363,9 +363,9 @@ def _axis_values(fig: go.Figure, letter: str, ref: str) -> tuple[np.ndarray, lis
     return (np.concatenate(nums) if nums else np.empty(0)), cats
 
 
-def _labels_px(axis, values: tuple[np.ndarray, list[str]], length: float, tick: float, y: bool) -> float:
-    """The widest tick label (px) ``axis`` draws over ``values`` (:func:`_axis_values`), ``length`` px long at
-    ``tick`` px text."""
+def _labels_px(axis, values: tuple[np.ndarray, list[str]], lengths, tick: float, y: bool) -> float:
+    """The widest tick label (px) ``axis`` draws over ``values`` (:func:`_axis_values`) at ``tick`` px text, of any
+    of the axis's ``lengths`` (px)."""
     if axis.showticklabels is False or axis.type in ("date", "multicategory"):
         return 0.0
     if axis.ticktext:
@@ -386,11 +386,12 @@ def _labels_px(axis, values: tuple[np.ndarray, list[str]], length: float, tick: 
         else:     # a range starting at 0 (bars) stays there
             pad = 0.05 * (hi - lo)
             lo, hi = (lo if lo == 0 else lo - pad), hi + pad
-    labels = tick_labels(lo, hi, length, log=log, y=y)
+    labels = {s for length in lengths for s in tick_labels(lo, hi, length, log=log, y=y)}
     return max((text_px(s, tick) for s in labels), default=0.0)
 
 
-def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tuple[int, int]:
+def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12, top: float | None = None,
+              bottom: float | None = None) -> tuple[int, int]:
     """The left and right margins (px) the axes of ``fig`` need: at the left the y tick labels of the leftmost
     panels (:func:`tick_labels` for the data's range, the widest of them, :func:`text_px`) and the y-axis title
     beside them (:func:`title_room`); at the right half of the widest x tick label, which sits centred on the
@@ -406,7 +407,9 @@ def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tu
     (70, 12)
     """
     height = fig.layout.height or 450
-    plot_h = max(50.0, height - (fig.layout.margin.t or 0) - (fig.layout.margin.b or 0))
+    top = (fig.layout.margin.t or 0) if top is None else top
+    bottom = (fig.layout.margin.b or 0) if bottom is None else bottom
+    plot_h = max(50.0, height - top - bottom)
     xaxes = {("x" if i == 1 else f"x{i}"): ax for i, ax in enumerate(fig.select_xaxes(), start=1)}
     left = right = 0.0
     for i, ax in enumerate(fig.select_yaxes(), start=1):
@@ -416,7 +419,7 @@ def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tu
         if ax.side == "right" or start > 0.02 or ax.overlaying:
             continue
         dom = ax.domain or (0, 1)
-        labels = _labels_px(ax, _axis_values(fig, "y", ref), plot_h * (dom[1] - dom[0]), tick, True)
+        labels = _labels_px(ax, _axis_values(fig, "y", ref), (plot_h * (dom[1] - dom[0]),), tick, True)
         titled = bool(ax.title.text)
         need = labels + (title_room(axis_title) if titled else 0) + (3 if labels else 0)
         left = max(left, need)
@@ -428,7 +431,7 @@ def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12) -> tu
         if ax.type == "category" or values[1]:   # categories sit mid-band, not at the edge
             continue
         # the plot's width is unknown here: the widest label of any width from a phone's to a wide page's
-        right = max(right, *(_labels_px(ax, values, w, tick, False) / 2 + 2 for w in range(300, 1100, 100)))
+        right = max(right, _labels_px(ax, values, range(300, 1100, 100), tick, False) / 2 + 2)
     return round(left), round(right)
 
 
@@ -479,8 +482,9 @@ def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legen
                else (TITLE_STANDOFF + axis_title * 1.35 if has_x_title else 0)) + 8
     legend_px = rows * legend * 1.75 + (8 if rows else 0)
     layout = {"margin": {"t": round(top), "b": round(axis_px + legend_px + 4)}}
-    fig.update_layout(margin_t=layout["margin"]["t"], margin_b=layout["margin"]["b"])
-    left, right = side_room(fig, tick=tick, axis_title=axis_title)   # y tick labels and titles, x labels' overhang
+    # y tick labels and titles, x labels' overhang
+    left, right = side_room(fig, tick=tick, axis_title=axis_title, top=layout["margin"]["t"],
+                            bottom=layout["margin"]["b"])
     layout["margin"].update(l=max(fig.layout.margin.l or 0, left), r=max(fig.layout.margin.r or 0, right))
     if title_text:
         # Plotly puts a title's first baseline pad.t below the top: a line's height down, or the first line is
@@ -513,17 +517,19 @@ def _white(fig: go.Figure) -> None:
         layout._validate = validate
 
 
-def base_layout(fig: go.Figure, title: str | None = None, height: int = 380, width: int = LEGEND_WIDTH) -> go.Figure:
+def base_layout(fig: go.Figure, title: str | None = None, height: int = 380, width: int = LEGEND_WIDTH,
+                sides: tuple[int, int] = (40, 20)) -> go.Figure:
     """Apply the shared template, fonts and height; place the title, subplot titles and legend apart.
 
     Call it once the traces and axis titles are in place: the margins depend on them
-    (see :func:`fit_room`); ``width`` is the width (px) the figure is expected to get, for its legend's rows.
+    (see :func:`fit_room`); ``width`` is the width (px) the figure is expected to get, for its legend's rows;
+    ``sides`` the least left and right margins (px), widened where the axes' text needs it (:func:`side_room`).
     """
     _white(fig)
     fig.update_layout(
         title={"text": title, "x": 0.02, "font": {"size": 15}} if title else None,
         height=height,
-        margin={"l": 40, "r": 20},
+        margin={"l": sides[0], "r": sides[1]},
         font={"size": 12},
     )
     # long category labels broken into lines: Plotly turns them aslant otherwise, and widens the bottom margin
