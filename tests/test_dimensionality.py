@@ -173,6 +173,10 @@ def test_neps_panels_name_both_settings_and_emphasise_gk_and_ik(small_instabilit
     for tr in fig.data:
         strong = tr.name in ("GK", "IK") or tr.legendgroup in ("gk", "ik")
         assert (tr.line.width > 3 and tr.opacity == 1) if strong else (tr.line.width < 2 and tr.opacity < 0.5)
+    # the legend lists the emphasised measures first (drawn last, on top): a projected legend column scrolls
+    shown = [tr.legendgroup for tr in fig.data if tr.showlegend]
+    listed = shown[::-1] if fig.layout.legend.traceorder == "reversed" else shown
+    assert set(listed[:2]) == {"gk", "ik"}
     # the columns differ: eps = 0.05 counts more GK neighbours at d = 3000 than eps = 0.005
     gk = {e: v["N_eps"]["gk"]["between"][3000] for e, v in views.items()}
     assert gk[dim.VISIBLE_EPS] > 10 * gk[dim.PAPER_EPS]

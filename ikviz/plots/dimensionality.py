@@ -56,8 +56,13 @@ def dataset_figure(preview: np.ndarray, labels: np.ndarray, offset: float, heigh
 
 
 def _ordered(by_measure: dict, emphasis) -> list:
-    """Measures with the emphasised ones last, so they are drawn on top."""
+    """Measures with the emphasised ones last, so they are drawn on top (and listed first: see :data:`FIRST`)."""
     return sorted(by_measure, key=lambda m: m in (emphasis or ()))
+
+
+#: the legend lists the traces in reverse, so that the emphasised measures drawn last (GK and IK) come first: a
+#: projected legend in a column beside the plot scrolls, and at 720p it cut off its last entry, IK's
+FIRST = {"legend_traceorder": "reversed"}
 
 
 def _add_curves(fig: go.Figure, by_q: dict, m: str, q: str, value_hover: str, emphasis, show_legend: bool,
@@ -83,7 +88,7 @@ def _per_query_curves(by_measure: dict, value_hover: str, shared_y: bool, emphas
 
 def _finish_per_query(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_annotations(font_size=12)
-    return base_layout(fig, title, height=height)
+    return base_layout(fig, title, height=height).update_layout(**FIRST)
 
 
 def neps_figure(summary: dict, height: int = 380, emphasis=EMPHASIS) -> go.Figure:
@@ -132,7 +137,7 @@ def neps_by_eps_figure(views: dict, titles: dict | None = None, height: int = 62
         fig.update_yaxes(title_text="N_eps", row=row, col=1)
     fig.update_annotations(font_size=12)
     return base_layout(fig, f"Instability: points within (1 + ε) of the nearest neighbour (of {top:,})",
-                       height=height)
+                       height=height).update_layout(**FIRST)
 
 
 def variance_figure(summary: dict, height: int = 380, emphasis=EMPHASIS) -> go.Figure:
