@@ -44,10 +44,18 @@ def _narrowed(node: dict) -> dict:
     return {**node, "dtype": "f4", "bdata": base64.b64encode(narrow.tobytes()).decode("ascii")}
 
 
+#: arrays the browser shows as written, not where it draws: float32's 0.087 reads "0.08699999749660492" in a
+#: heat map's cells (plotly.js prints a typed array's numbers as they are), so these stay float64
+AS_WRITTEN = frozenset({"text", "hovertext", "customdata", "ids"})
+
+
 def _compact(obj):
-    """Every float64 typed array in ``obj`` (a trace, a frame, lists and dicts of them), narrowed in place."""
+    """Every float64 typed array in ``obj`` (a trace, a frame, lists and dicts of them), narrowed in place,
+    except those shown as written (:data:`AS_WRITTEN`)."""
     if isinstance(obj, dict):
         for key, value in obj.items():
+            if key in AS_WRITTEN:
+                continue
             if isinstance(value, dict) and value.get("dtype") == "f8" and "bdata" in value:  # also 2-D ("shape")
                 obj[key] = _narrowed(value)
             else:

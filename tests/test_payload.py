@@ -64,6 +64,18 @@ def test_nan_gaps_and_heatmap_grids_survive():
     assert np.isnan(_array(spec["data"][1]["y"])[1])
 
 
+def test_numbers_shown_as_written_stay_float64():
+    """A heat map's cell texts are its numbers as written: float32's 0.087 read "0.08699999749660492", each cell
+    shrunk to fit it (the density grid's tour step on a projector)."""
+    z = np.round(np.linspace(0.01, 0.13, 12).reshape(3, 4), 3)
+    fig = go.Figure(go.Heatmap(z=z, text=z, texttemplate="%{text}", customdata=z))
+    sent = json.loads(plotly_chart.to_spec(fig))["data"][0]
+    assert sent["z"]["dtype"] == "f4"   # where it is drawn: narrowed
+    for key in ("text", "customdata"):
+        assert np.array_equal(_array(sent[key]).reshape(3, 4), z), key
+        assert sent[key]["dtype"] == "f8", key
+
+
 def _result(n: int = 300, frames: int = 3):
     rng = np.random.default_rng(1)
     labels = np.r_[np.zeros(n // 2, int), np.ones(n - n // 2 - 1, int), [-1]]
