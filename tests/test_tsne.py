@@ -197,6 +197,12 @@ def test_frames_record_the_optimisation_and_runs_are_seeded():
     share, scores = exp.stage_shares("ik", exp.load_data(*exp.data_spec("w-gaussians", 2, 60, 5)).X.shape[1])
     span = 1 - share - scores
     assert seen[0] == (0.0, "affinities…")
+    # IK's affinities report their stages within the affinities' share (seconds each in high dimensions)
+    stages = [(f, text) for f, text in seen if text.startswith("affinities: ")]
+    assert [text for _, text in stages] == ["affinities: partitionings built", "affinities: cells",
+                                            "affinities: neighbours"]
+    assert [f for f, _ in stages] == pytest.approx([0.45 * share, 0.9 * share, share])
+    seen = [seen[0]] + [r for r in seen[1:] if r not in stages]
     assert seen[1][0] == pytest.approx(share + span * 50 / 250) and seen[1][1] == "iteration 50 of 250"
     assert [round((f - share) / span * 250) for f, _ in seen[1:-1]] == list(e.iterations[1:len(seen) - 1])
     assert seen[-1] == (pytest.approx(1 - scores), "scores…")

@@ -59,16 +59,19 @@ PAPER_W = (1, 2, 100, 5000)
 PAPER_SEARCH = (5, 20, 40, 60, 80, 100, 250, 500, 800)
 ORIGIN_LABEL = -1
 PARALLEL_FROM = 5000
-def stage_shares(kernel: str, dim: int) -> tuple[float, float]:
+def stage_shares(kernel: str, dim: int, sharing: int = 1) -> tuple[float, float]:
     """Shares of one embedding's progress bar for its affinities and for its scores (the optimisation, between
-    them, reports the rest), for ``kernel``'s affinities of data in ``dim`` dimensions.
+    them, reports the rest), for ``kernel``'s affinities of data in ``dim`` dimensions, ``sharing`` embeddings
+    at once.
 
     Rough costs relative to the optimisation's, measured on 1,001 points and 750 iterations (2 cores,
     2026-11-27): IK's affinities 0.02 of it at d = 4, 0.23 at 200, 0.62 at 2,000 and 0.92 at 10,000; GK's
     about 0.05 at any d; the scores (trustworthiness reads the data's distances) 0.02-0.05 up to d = 2,000
-    and 0.21 at 10,000. The store's estimate of the time left reads the rate of the bar: a fixed share
-    (0.3 for the affinities) left 3-5 s of IK's affinities at w = 5,000 with 0.15 of the view's bar, and
-    the scores ran after the bar's end.
+    and 0.21 at 10,000. IK's affinities run on every core (the optimisation on one below
+    :data:`PARALLEL_FROM` points): beside ``sharing - 1`` other embeddings they get a share of the cores
+    and take ``sharing`` times as long (at w = 5,000 beside GK: 4.5 s of a 7.4 s view). The store's
+    estimate of the time left reads the rate of the bar: a fixed share (0.3 for the affinities) left 3-5 s
+    of IK's affinities with 0.15 of the view's bar, and the scores ran after the bar's end.
 
     Examples
     --------
@@ -76,7 +79,7 @@ def stage_shares(kernel: str, dim: int) -> tuple[float, float]:
     >>> [round(x, 2) for x in stage_shares("ik", 10000)], [round(x, 2) for x in stage_shares("gk", 4)]
     ([0.43, 0.1], [0.05, 0.02])
     """
-    affinities = 0.23 * (max(dim, 1) / 200) ** 0.35 if kernel == "ik" else 0.05
+    affinities = 0.23 * (max(dim, 1) / 200) ** 0.35 * max(1, sharing) if kernel == "ik" else 0.05
     scores = 0.02 + 0.2 * dim / 10000
     total = 1.0 + affinities + scores
     return affinities / total, scores / total
@@ -277,12 +280,13 @@ def data_spec(dataset: str, w: int, n_per_cluster: int, seed: int) -> tuple:
 
 
 def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
-               method: str = "anne", seed: int = 0, threads: int | None = None):
+               method: str = "anne", seed: int = 0, threads: int | None = None, progress: Progress | None = None):
     """openTSNE affinities of ``kernel`` ("gk" or "ik") for ``X``, and a dict describing them.
 
     Settings too large for ``n`` points are capped, and the dict reports the
     values used: perplexity at (n - 1) / 3 (openTSNE keeps 3 x perplexity
-    neighbours), psi at n / 2.
+    neighbours), psi at n / 2. ``progress(fraction, text)`` hears IK's
+    stages (seconds each in high dimensions; GK's take a fraction of a second).
 
     Examples
     --------
@@ -307,7 +311,8 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
         # with psi near n most cells hold one point and most similarities are 0: cap at n / 2
         from .._limits import check_ik_centres  # issue 31: the centres' memory bounded before the fit
         check_ik_centres(min(psi, n // 2), t, X.shape[1], n)
-        aff = IsolationKernelAffinities(X, psi=min(psi, n // 2), t=t, method=method, random_state=seed)
+        aff = IsolationKernelAffinities(X, psi=min(psi, n // 2), t=t, method=method, random_state=seed,
+                                        progress=progress)
         return aff, {"psi": int(aff.kernel_.psi_), "t": t, "neighbours": aff.k_neighbours_,
                      "isolated": aff.n_isolated_}
     raise ValueError(f"unknown kernel {kernel!r}; choose one of {list(KERNELS)}.")
@@ -331,7 +336,7 @@ def kernel_setting(kernel: str, *, perplexity: float = 30.0, psi: int = 100, t: 
 
 
 def affinity_matrix(kernel: str, spec: tuple, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
-                    method: str = "anne", threads: int = 1, memo: Memo | None = None):
+                    method: str = "anne", threads: int = 1, memo: Memo | None = None, progress: Progress | None = None):
     """``kernel``'s joint probabilities P for the data ``spec`` names (see :func:`data_spec`): a building block.
 
     Returns ``(P, info, seconds)``: the sparse symmetric matrix the
@@ -350,7 +355,7 @@ def affinity_matrix(kernel: str, spec: tuple, *, perplexity: float = 30.0, psi: 
     data = memo(load_data)(*spec)
     start = time.perf_counter()
     aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=spec[-1],
-                           threads=threads)
+                           threads=threads, progress=progress)
     return aff.P.tocsr(), info, time.perf_counter() - start
 
 
@@ -465,8 +470,9 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
     threads = n_jobs(len(data.labels), sharing)
     progress(0.0, "affinities…")
     affinity_kernel, gradient = _COLUMN_SPEC[kernel]
-    affinity_share, scores_share = stage_shares(affinity_kernel, data.X.shape[1])
-    P, info, affinity_seconds = memo(affinity_matrix)(affinity_kernel, spec, threads=threads, **setting)
+    affinity_share, scores_share = stage_shares(affinity_kernel, data.X.shape[1], sharing)
+    P, info, affinity_seconds = memo(affinity_matrix)(affinity_kernel, spec, threads=threads, **setting,
+                                                      progress=within(progress, 0.0, affinity_share, "affinities"))
     start = time.perf_counter()
     coords, frames = optimise(P, data.start, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
                               frame_every=frame_every, seed=seed, threads=threads,
@@ -504,11 +510,11 @@ def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[st
 
     openTSNE's Barnes-Hut step and the IK kernels release the GIL, so the two
     kernels of a view take the time of the slower one instead of the sum on
-    two cores. ``progress`` gets the mean fraction and every kernel's stage
-    ("GK: iteration 300 of 750 · IK: affinities…"); a kernel found in
-    ``memo`` counts as done (its half of the bar stayed empty to the end).
-    The mean rather than the kernel furthest behind: IK's affinities at
-    w = 5,000 take seconds without a report, and the bar stood still.
+    two cores. ``progress`` gets the fraction of the kernel furthest behind
+    (the view is done when it is; the mean jumped when the faster one ended,
+    and the store's estimate of the time left, which reads the bar's rate,
+    fell to a third) and every kernel's stage ("GK: iteration 300 of 750 ·
+    IK: affinities: cells"); a kernel found in ``memo`` counts as done.
     """
     stages = {k: [0.0, "waiting…"] for k in jobs}
     lock = threading.Lock()
@@ -517,7 +523,7 @@ def embed_pair(jobs: dict[str, dict], memo: Memo, progress: Progress) -> dict[st
         def report(fraction, text=""):
             with lock:
                 stages[kernel] = [float(fraction), text]
-                progress(sum(f for f, _ in stages.values()) / len(stages),
+                progress(min(f for f, _ in stages.values()),
                          " · ".join(f"{k.upper()}: {t}" for k, (_, t) in stages.items()))
         return report
 
