@@ -59,6 +59,8 @@ PAPER_W = (1, 2, 100, 5000)
 PAPER_SEARCH = (5, 20, 40, 60, 80, 100, 250, 500, 800)
 ORIGIN_LABEL = -1
 PARALLEL_FROM = 5000
+
+
 def stage_shares(kernel: str, dim: int, sharing: int = 1) -> tuple[float, float]:
     """Shares of one embedding's progress bar for its affinities and for its scores (the optimisation, between
     them, reports the rest), for ``kernel``'s affinities of data in ``dim`` dimensions, ``sharing`` embeddings
