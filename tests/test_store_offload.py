@@ -59,8 +59,8 @@ def test_offload_child_is_a_scheduling_group_of_its_own_at_the_lowest_priority(t
     session, line, _ = task.result()
     assert session != os.getsid(0)
     with open("/proc/self/autogroup") as f:
-        mine = f.read().split()[0]
-    assert line.split()[0] != mine and line.endswith("nice 19"), line
+        mine = f.read().split()   # empty in the root group (a process of init's session, as in CI's container)
+    assert line and line.split()[0] not in mine[:1] and line.endswith("nice 19"), line
 
 
 def test_offload_raises_the_childs_error_and_runs_a_failed_call_again(tmp_path):
