@@ -1,4 +1,4 @@
-"""Prepare a lecture: compute every page's default view and every tour step ahead, into the results store.
+"""Prepare a lecture: compute every page's default view, every tour step and the Claims table ahead, into the store.
 
 Run from the repository root::
 
@@ -7,9 +7,10 @@ Run from the repository root::
 The views come from :mod:`ikviz.views` and :mod:`ikviz.tours` as ``(run,
 params)``: each page's first view at its ``Params`` defaults, each tour step's
 view with its settings, and the values one press either way of the setting the
-step asks the lecturer to move (:func:`ikviz.params.nearby`). Each is computed
-through the store exactly as the page asks for it, so the page then paints from
-the stored result. The results land in the store on disk (see
+step asks the lecturer to move (:func:`ikviz.params.nearby`); then the Claims
+page's table, every reproduction's check at its quick size (:func:`checks`),
+last because it is the longest. Each is computed through the store exactly as
+the page asks for it, so the page then paints from the stored result. The results land in the store on disk (see
 :func:`store.store_directory`), where every server started later finds them. A
 server prepares by itself, in a background thread of its own store at low
 priority (a viewer's request always goes first), when its store has not been
@@ -34,13 +35,14 @@ MARKER = "prepared.json"  # written into the store directory when every view is 
 
 @dataclass(frozen=True)
 class Item:
-    """One view to prepare: its page, its link values, ``run(params)``, and the views one press away."""
+    """One view to prepare: its page, its link values, ``run(params, *args)``, and the views one press away."""
 
     page: str
     query: dict
     run: Callable
     params: object
     near: tuple = field(default_factory=tuple)
+    args: tuple = ()
 
 
 def _item(page: str, section: str | None, run, params, move: str | None = None) -> Item:
@@ -74,6 +76,15 @@ def views() -> list[Item]:
     return list(unique.values())
 
 
+def checks() -> list[Item]:
+    """The Claims page's table: each reproduction's check at its quick size, called as the page calls it."""
+    from ikviz import claims
+
+    return [Item("claims", {claims.REPRODUCTION_KEY: name, claims.SIZE_KEY: "quick"}, claims.check_reproduction,
+                 name, args=(True,))
+            for name in claims.reproductions()]
+
+
 def prepare(selected: list[str] | None = None, *, background: bool = False, echo=print) -> list[dict]:
     """Compute each view (and the views one press away from a tour step) through the store; a row per view.
 
@@ -86,16 +97,17 @@ def prepare(selected: list[str] | None = None, *, background: bool = False, echo
 
     s = store.get_store()
 
-    def start(run, params):
+    def start(run, *args):
         if background:
-            return s.offload(run, params)
-        return s.submit(run, params)
+            return s.offload(run, *args)
+        return s.submit(run, *args)
 
     jobs = []
-    for item in views():
+    for item in views() + checks():
         if selected and item.page not in selected:
             continue
-        jobs.append((item, start(item.run, item.params), [start(item.run, p) for p in item.near]))
+        jobs.append((item, start(item.run, item.params, *item.args),
+                     [start(item.run, p, *item.args) for p in item.near]))
     rows = []
     for item, job, near in jobs:
         t0 = time.perf_counter()
@@ -119,11 +131,11 @@ def _marker() -> list:
     """What a prepared store holds: each view's page and link, and the code its run depends on."""
     from ikviz.store import module_fingerprint
 
-    return [[item.page, item.query, module_fingerprint(item.run.__module__)] for item in views()]
+    return [[item.page, item.query, module_fingerprint(item.run.__module__)] for item in views() + checks()]
 
 
 def prepared(directory: Path) -> bool:
-    """Whether ``directory`` holds every view of :func:`views` for the current code."""
+    """Whether ``directory`` holds every view of :func:`views` and :func:`checks` for the current code."""
     try:
         return json.loads((directory / MARKER).read_text()) == json.loads(json.dumps(_marker()))
     except (OSError, ValueError):
@@ -169,7 +181,7 @@ def main() -> int:
     rows = prepare(args.only)
     failed = [r for r in rows if r["problems"]]
     near = sum(r["near"] for r in rows)
-    print(f"{len(rows)} views and {near} one press away in {time.perf_counter() - t0:.0f} s into {directory}; "
+    print(f"{len(rows)} views (Claims checks included) and {near} one press away in {time.perf_counter() - t0:.0f} s into {directory}; "
           f"{len(failed)} with problems")
     if not args.only and not failed:
         (directory / MARKER).write_text(json.dumps(_marker(), ensure_ascii=False))

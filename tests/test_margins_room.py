@@ -20,7 +20,7 @@ from ikviz.plots import clustering as cp
 from ikviz.plots import density as dp
 from ikviz.plots import dimensionality as dimp
 from ikviz.plots import kernel_shapes as kp
-from ikviz.plots.style import base_layout, projector, side_room, text_px, tick_labels, title_room
+from ikviz.plots.style import base_layout, colorbar_room, projector, side_room, text_px, tick_labels, title_room
 
 
 # ---------------------------------------------------------------------------------------------- the estimates
@@ -144,6 +144,37 @@ def test_base_layout_leaves_small_margins_alone():
     assert fig.layout.margin.l == 40 and fig.layout.margin.r == 20
 
 
+def _multiples():
+    """Kernel shapes over ψ: small multiples with one vertical colour bar at their right (drawn twice before:
+    right margin 20 -> 90 px, bottom 29 -> 88 px, the bar hanging from the middle of the plot)."""
+    from ikviz.experiments import kernel_shapes
+    from ikviz.plots.multiples import kernel_shapes_over_psi
+
+    runs = {p: kernel_shapes.run(kernel_shapes.Params(psi=p, n=100, t=10, grid=9)) for p in (4, 16, 64)}
+    return kernel_shapes_over_psi(runs, "ik_anne")
+
+
+def test_the_colour_bar_of_small_multiples_sits_inside_the_plot_height_with_room_at_the_right():
+    fig = _multiples()
+    [bar] = [t.colorbar for t in fig.data if t.type == "contour" and t.showscale]
+    assert bar.orientation == "v" and bar.yanchor == "middle"
+    assert 0 <= bar.y - bar.len / 2 and bar.y + bar.len / 2 <= 1, "the bar hangs below the plot"
+    assert fig.layout.margin.r >= colorbar_room(fig) >= 90, "Chromium drew this bar in 90 px"
+    big = projector(fig)
+    assert big.layout.margin.r >= colorbar_room(big, tick=18, axis_title=20) > fig.layout.margin.r
+
+
+def test_colorbar_room_counts_only_vertical_bars_shown():
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Heatmap(z=[[0, 1], [1, 0]], colorbar={"thickness": 10}))
+    room = colorbar_room(fig)
+    assert colorbar_room(fig, tick=18) > room                               # larger labels, more room
+    assert colorbar_room(fig.update_traces(colorbar_title_text="a long colour bar title")) > room
+    assert colorbar_room(fig.update_traces(showscale=False)) == 0
+    assert colorbar_room(fig.update_traces(showscale=True, colorbar_orientation="h")) == 0
+
+
 # ------------------------------------------------------------------------------ drawn once in the browser
 BUNDLE = "app/static/plotly-ikviz.min.js"
 
@@ -165,7 +196,8 @@ def test_drawn_once_in_chromium():
         page = browser.new_page()
         page.set_content("<html><body></body></html>")
         page.add_script_tag(path=str(bundle))
-        for name, fig in _sample_figures().items():
+        for name, fig in {**_sample_figures(), "kernel shapes over psi": _multiples(),
+                          "kernel shapes over psi, projector": projector(_multiples())}.items():
             spec = json.loads(fig.to_json())
             for width in (700, 1000):
                 got = page.evaluate("""async ([spec, w]) => {

@@ -53,6 +53,7 @@ def test_preparing_fills_the_store_and_a_new_server_is_served_from_it(tmp_path, 
     small = [prepare.Item("kernel-shapes", {}, kernel_shapes.run, kernel_shapes.Params(n=200, t=10, grid=11),
                           tuple(nearby(kernel_shapes.Params(n=200, t=10, grid=11), "psi")))]
     monkeypatch.setattr(prepare, "views", lambda: small)
+    monkeypatch.setattr(prepare, "checks", lambda: [])
     rows = prepare.prepare(echo=lambda row: None)
     assert [r["problems"] for r in rows] == [[]] and rows[0]["near"] == 2
     monkeypatch.setattr(store, "_STORE", None)  # "restart": nothing in memory, everything on disk
@@ -93,6 +94,7 @@ def test_a_server_prepares_in_its_low_priority_child_not_in_its_own_process(tmp_
     monkeypatch.setattr(store, "_STORE", None)
     small = [prepare.Item("kernel-shapes", {}, kernel_shapes.run, kernel_shapes.Params(n=200, t=10, grid=11), ())]
     monkeypatch.setattr(prepare, "views", lambda: small)
+    monkeypatch.setattr(prepare, "checks", lambda: [])
     s = store.get_store()
     try:
         rows = prepare.prepare(background=True, echo=lambda row: None)
@@ -102,3 +104,25 @@ def test_a_server_prepares_in_its_low_priority_child_not_in_its_own_process(tmp_
     finally:
         if s._offload is not None:
             s._offload.close()
+
+
+def test_the_claims_table_is_prepared_under_the_key_the_claims_page_reads(tmp_path, monkeypatch):
+    # a prepared server draws every claim's row at once instead of starting 29 checks on the first visit
+    import claims_table
+    import store
+    from ikviz import claims
+
+    assert [item.params for item in prepare.checks()] == list(claims.reproductions())
+    monkeypatch.setenv("IKVIZ_STORE_DIR", str(tmp_path))
+    monkeypatch.delenv(claims.FULL_RESULTS, raising=False)
+    monkeypatch.setattr(store, "_STORE", None)
+    monkeypatch.setattr(prepare, "views", lambda: [])
+    hubness = [item for item in prepare.checks() if item.params == "hubness"]
+    monkeypatch.setattr(prepare, "checks", lambda: hubness)
+    rows = prepare.prepare(echo=lambda row: None)
+    assert [(r["page"], r["query"], r["problems"]) for r in rows] == [
+        ("claims", {"reproduction": "hubness", "size": "quick"}, [])]
+    monkeypatch.setattr(store, "_STORE", None)  # a new server: from the disk
+    held = claims_table.held_rows("hubness")
+    assert held is not None and [r.key for r in held] == [c.key for c in claims.claims("hubness")]
+    assert claims_table.held_rows("kernel-shapes") is None   # not prepared: the page computes it

@@ -102,7 +102,7 @@ def small_multiples(panels: Sequence[tuple[str, go.Figure]], *, cols: int | None
     for trace in fig.data:
         colorbar = getattr(trace, "colorbar", None)
         if colorbar is not None and getattr(trace, "showscale", None):
-            colorbar.update(orientation="v", x=1.01, y=0.5, len=0.9, thickness=10)
+            colorbar.update(orientation="v", x=1.01, y=0.5, yanchor="middle", len=0.9, thickness=10)
     fig.update_annotations(font_size=12)
     return base_layout(fig, title, height=rows * panel_height + 80)
 

@@ -435,6 +435,42 @@ def side_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12, top: 
     return round(left), round(right)
 
 
+def colorbar_room(fig: go.Figure, *, tick: float = 12, axis_title: float = 12, plot_width: float = PAGE_WIDTH
+                  ) -> int:
+    """The right margin (px) the vertical colour bars of ``fig`` need beside the plot: each bar's offset from the
+    plot's edge, its padding, thickness and tick labels (:func:`text_px`), and its title where that is wider.
+    Without this room Plotly's automargin widens the right margin after its first drawing and draws the whole
+    figure again.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure(go.Heatmap(z=[[0, 1], [1, 0]], colorbar={"thickness": 10, "title": {"text": "K"}}))
+    >>> colorbar_room(fig)
+    83
+    >>> colorbar_room(fig.update_traces(colorbar_orientation="h"))    # below the plot: no room at the right
+    0
+    """
+    need = 0.0
+    for trace in fig.data:
+        bar = getattr(trace, "colorbar", None)
+        if bar is None or trace.showscale is False or (bar.orientation or "v") != "v":
+            continue
+        if trace.type not in ("heatmap", "contour", "histogram2d", "histogram2dcontour", "surface"):
+            continue   # a marker's colour bar shows only with marker.showscale
+        x = 1.02 if bar.x is None else bar.x
+        offset = max(0.0, (x - 1.0) * plot_width) if (bar.xref or "paper") == "paper" else 0.0
+        values = bar.tickvals if bar.tickvals is not None else (0.25, 0.5, 0.75, 1)
+        size = bar.tickfont.size or tick
+        labels = max((text_px(_number_label(float(v), 2), size) for v in values), default=0.0)
+        title_text = bar.title.text or ""
+        title_px = text_px(title_text, bar.title.font.size or axis_title) if title_text else 0.0
+        body = (bar.thickness or 30) + 3 + labels + (title_px + 4 if bar.title.side == "right" else 0)
+        pad = 10 if bar.xpad is None else bar.xpad
+        need = max(need, offset + 2 * pad + max(body, title_px) + 4)
+    return math.ceil(need)
+
+
 def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legend: float = 12,
              tick: float = 12, axis_title: float = 12, width: int = LEGEND_WIDTH) -> go.Figure:
     """Margins and positions so that the title, the subplot titles, the legend and the axes never overlap.
@@ -485,6 +521,7 @@ def fit_room(fig: go.Figure, *, title: float = 15, annotation: float = 12, legen
     # y tick labels and titles, x labels' overhang
     left, right = side_room(fig, tick=tick, axis_title=axis_title, top=layout["margin"]["t"],
                             bottom=layout["margin"]["b"])
+    right = max(right, colorbar_room(fig, tick=tick, axis_title=axis_title))
     layout["margin"].update(l=max(fig.layout.margin.l or 0, left), r=max(fig.layout.margin.r or 0, right))
     if title_text:
         # Plotly puts a title's first baseline pad.t below the top: a line's height down, or the first line is
