@@ -51,6 +51,20 @@ def test_kernel_shapes_renders_all_panels_and_keeps_state_in_url():
     assert len(charts(at)) == 7
 
 
+def test_kernel_shapes_draws_psi_side_by_side_on_request_from_what_is_held():
+    at = open_page("kernel_shapes", psi="16", ref_x="0.35")     # settings no other test computes
+    assert not charts(at, multiples=True)[7:], "drawn without being asked for"
+    at.toggle(key="_w_over_psi").set_value(True).run()
+    assert at.query_params["over_psi"] == "1" and not charts(at, multiples=True)[7:]
+    assert any("Only ψ = 16 is computed" in c.value for c in at.caption)
+    at.select_slider(key="_w_psi").set_value(32).run()
+    over = charts(at, multiples=True)[7:]
+    assert [c.id.rsplit("-", 1)[-1] for c in over] == ["chart_over_psi"]
+    titles = [a["text"] for a in json.loads(over[0].spec)["layout"]["annotations"]]
+    assert titles[:2] == ["ψ = 16", "ψ = 32"]
+    assert not at.exception
+
+
 def test_figures_reach_the_browser_as_plotly_json_and_only_the_contours_take_clicks():
     at = open_page("kernel_shapes", psi="16")
     shown = {c.id.rsplit("-", 1)[-1]: c for c in charts(at)}

@@ -57,7 +57,11 @@ with ui.guarded("the kernel contours"):
             "L_ψ = ψ^(−distance), the Laplacian that IK approximates on uniform data."
         )
 
-    over = figures.held_over(exp.run, p, "psi", exp.PSI_CHOICES)  # every ψ computed so far, by anyone
-    if len(over) >= 2 and not ui.presenting():
-        figures.figure(figures.built(multiples.kernel_shapes_over_psi, over, "ik_anne"), "chart_over_psi")
-        st.caption(f"The ψ computed so far ({', '.join(map(str, sorted(over)))}), side by side: move ψ to add one.")
+    if show.over_psi and not ui.presenting():
+        over = figures.held_over(exp.run, p, "psi", exp.PSI_CHOICES)  # every ψ computed so far, by anyone
+        if len(over) >= 2:
+            figures.figure(figures.built(multiples.kernel_shapes_over_psi, over, "ik_anne"), "chart_over_psi")
+            st.caption(f"The ψ computed so far ({', '.join(map(str, sorted(over)))}), side by side: "
+                       "move ψ to add one.")
+        else:
+            st.caption(f"Only ψ = {p.psi} is computed at these settings: move ψ to add a panel beside it.")
