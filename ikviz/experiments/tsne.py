@@ -87,6 +87,25 @@ def stage_shares(kernel: str, dim: int, sharing: int = 1) -> tuple[float, float]
     return affinities / total, scores / total
 
 
+def data_share(dataset: str, w: int) -> float:
+    """Share of a view's progress bar for making or reading its data, before the two embeddings.
+
+    Measured (2 cores, 2026-11-27, ``run`` with a progress callback): the w-Gaussians at w = 5,000 (the default,
+    1,000 points in 10,000 dimensions) took 0.7-1.2 s of a 5.9-7.6 s view (0.12-0.16), at w = 100 0.01 s of 1.6 s,
+    bundled digits 0.04 s of 5.8 s. A fixed 0.1 read the default's first second as a tenth of the view and
+    estimated 2.1-2.2 times the time actually left (``benchmarks/store_eta.py``).
+
+    Examples
+    --------
+    >>> from ikviz.experiments.tsne import data_share
+    >>> data_share("w-gaussians", 5000), data_share("w-gaussians", 100), data_share("digits", 5000)
+    (0.15, 0.01, 0.01)
+    """
+    if canonical_name(dataset) not in SYNTHETIC:
+        return 0.01
+    return round(max(0.01, 0.15 * min(1.0, w / 5000)), 3)
+
+
 def w_label(w: int) -> str:
     """How a w is offered: with thousands separators, and a ★ for the paper's values.
 
@@ -560,7 +579,8 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
     memo, progress = resolve(memo, progress)
     progress(0.0, "data…")
     data = memo(load_data)(*data_spec(p.dataset, p.w, p.n_per_cluster, p.seed))
-    embeddings = embed_pair({k: kernel_params(p, k) for k in KERNELS}, memo, within(progress, 0.1, 1.0))
+    embeddings = embed_pair({k: kernel_params(p, k) for k in KERNELS}, memo,
+                            within(progress, data_share(p.dataset, p.w), 1.0))
     progress(1.0, "done")
     return Result(p, data.labels, data.classes, data.origin, {k: embeddings[k] for k in KERNELS})
 
