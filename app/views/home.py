@@ -103,7 +103,7 @@ st.markdown(
     """
 | page | what it shows | source |
 |---|---|---|
-| **Kernel shapes** | IK (Voronoi and iForest), Laplacian and RBF contours around a point you choose on uniform 2-D data; the cells of one partitioning; how ψ sharpens the kernel | Ting et al. 2018, Fig. 1, Fig. 3 |
+| **Kernel shapes** | IK (Voronoi and iForest), Laplacian and RBF contours around a point you choose on uniform 2-D data; the cells of one partitioning; how ψ sharpens the kernel, and IK over ψ side by side | Ting et al. 2018, Fig. 1, Fig. 3 |
 | **Density adaptivity** | four quadrants of different density: equal-distance pairs are more IK-similar where data are sparse, Laplacian and RBF cannot tell; the effect over ψ; similarity against density; contours on a t-SNE view of real data; IK ≈ Laplacian on uniform data | Ting et al. 2018, Fig. 2, Fig. 3, Fig. 4 |
 | **Curse of dimensionality** | nearest-neighbour instability (N_eps, variance) of GK, IK, ℓ_p, SNN and adaptive GK as d grows to 10,000; hubness on uniform data; brute force vs ball-tree indexing and precision@5 | Ting et al. 2021, Fig. 1, Tables 1–2, App. D–E |
 | **t-SNE** | t-SNE with Gaussian vs IK affinities side by side on the w-Gaussians (w = 1 … 5,000, equal or unequal variance) or real data; separation scores; watch the optimisation; the paper's perplexity/ψ search range | Ting et al. 2021, §4.2.4, Tables 5–6 |
