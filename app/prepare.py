@@ -9,12 +9,13 @@ params)``: each page's first view at its ``Params`` defaults, each tour step's
 view with its settings, and the values one press either way of the setting the
 step asks the lecturer to move (:func:`ikviz.params.nearby`); then the Claims
 page's table, every reproduction's check at its quick size (:func:`checks`),
-last because it is the longest. Each is computed through the store exactly as
-the page asks for it, so the page then paints from the stored result. The results land in the store on disk (see
-:func:`store.store_directory`), where every server started later finds them. A
-server prepares by itself, in a background thread of its own store at low
-priority (a viewer's request always goes first), when its store has not been
-prepared for the current code (:func:`start_in_background`).
+last because it is the longest (:func:`items`). Each is computed through the
+store exactly as the page asks for it, so the page then paints from the stored
+result. The results land in the store on disk (see :func:`store.store_directory`),
+where every server started later finds them. A server prepares by itself, in a
+background thread of its own store at low priority (a viewer's request always
+goes first), when its store has not been prepared for the current code
+(:func:`start_in_background`).
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ def checks() -> list[Item]:
             for name in claims.reproductions()]
 
 
+def items() -> list[Item]:
+    """Everything to prepare, in order: the views, then the Claims table's checks (the longest)."""
+    return views() + checks()
+
+
 def prepare(selected: list[str] | None = None, *, background: bool = False, echo=print) -> list[dict]:
     """Compute each view (and the views one press away from a tour step) through the store; a row per view.
 
@@ -103,7 +109,7 @@ def prepare(selected: list[str] | None = None, *, background: bool = False, echo
         return s.submit(run, *args)
 
     jobs = []
-    for item in views() + checks():
+    for item in items():
         if selected and item.page not in selected:
             continue
         jobs.append((item, start(item.run, item.params, *item.args),
@@ -131,11 +137,11 @@ def _marker() -> list:
     """What a prepared store holds: each view's page and link, and the code its run depends on."""
     from ikviz.store import module_fingerprint
 
-    return [[item.page, item.query, module_fingerprint(item.run.__module__)] for item in views() + checks()]
+    return [[item.page, item.query, module_fingerprint(item.run.__module__)] for item in items()]
 
 
 def prepared(directory: Path) -> bool:
-    """Whether ``directory`` holds every view of :func:`views` and :func:`checks` for the current code."""
+    """Whether ``directory`` holds everything :func:`items` lists, for the current code."""
     try:
         return json.loads((directory / MARKER).read_text()) == json.loads(json.dumps(_marker()))
     except (OSError, ValueError):
@@ -181,7 +187,8 @@ def main() -> int:
     rows = prepare(args.only)
     failed = [r for r in rows if r["problems"]]
     near = sum(r["near"] for r in rows)
-    print(f"{len(rows)} views (Claims checks included) and {near} one press away in {time.perf_counter() - t0:.0f} s into {directory}; "
+    print(f"{len(rows)} views (Claims checks included) and {near} one press away in "
+          f"{time.perf_counter() - t0:.0f} s into {directory}; "
           f"{len(failed)} with problems")
     if not args.only and not failed:
         (directory / MARKER).write_text(json.dumps(_marker(), ensure_ascii=False))
