@@ -83,8 +83,9 @@ SIMILAR = 98.48 / 39.86
 #: LIBSVM's kernel cache of the RBF SVM, MB: its 200 MB default holds ~1,250 of the 40,000-row kernel columns of an
 #: IJCNN fold, so the refit computes most columns again and again; the cache changes the time only, never the model
 SVC_CACHE_MB = 2000
-#: worker processes of an inner-CV search at the paper's size (``tune_rows`` ≥ :data:`PARALLEL_ROWS`): the same
-#: fits and scores side by side on the machine's two cores; smaller searches stay in this process
+#: workers of an inner-CV search at the paper's size (``tune_rows`` ≥ :data:`PARALLEL_ROWS`): the same fits and
+#: scores side by side on the machine's two cores (processes for the linear SVMs' GridSearchCV, threads over the
+#: RBF search's γ values); smaller searches stay in this process, in one thread
 SEARCH_JOBS = 2
 PARALLEL_ROWS = 1000
 
@@ -215,7 +216,10 @@ def rbf_choices(X, y, rows: np.ndarray, p: Params, seed: int) -> dict:
 
     One search over the union of the readings' γ values (they share 0.1, 1
     and 10), each reading then taking its best point in its own grid order:
-    the choice a separate GridSearchCV over that reading's grid makes.
+    the choice a separate GridSearchCV over that reading's grid makes. The
+    search computes each γ's kernel once (:func:`ikviz.learn.svm_search.
+    rbf_cv_scores`: GridSearchCV's scores, 12.8× faster on MNIST's tune rows,
+    ``benchmarks/wang2017_search.py``); over its row bound, GridSearchCV itself.
 
     Examples
     --------
@@ -225,13 +229,23 @@ def rbf_choices(X, y, rows: np.ndarray, p: Params, seed: int) -> dict:
     >>> rbf_choices(X, y, np.arange(150), p, 0)["gamma"]
     {'C': 1.0, 'gamma': 1.0, 'grid': 1.0}
     """
+    from sklearn.model_selection import StratifiedKFold
     from sklearn.svm import SVC
+
+    from ..learn import svm_search
 
     per = {r: [(rbf_gamma(r, v), v) for v in p.bandwidths] for r in p.rbf_grid}
     union = list(dict.fromkeys(g for pairs in per.values() for g, _ in pairs))
-    grid = {"C": list(p.rbf_cs), "gamma": union}
-    scores = (_search(SVC(kernel="rbf", cache_size=SVC_CACHE_MB), grid, X, y, rows, p.inner_folds, seed)
-              if len(union) * len(p.rbf_cs) > 1 else None)
+    scores = None
+    if len(union) * len(p.rbf_cs) > 1 and len(rows) <= svm_search.MAX_ROWS:
+        # GridSearchCV's scores, each γ's kernel computed once rather than in each of its |C| × folds fits
+        cv = StratifiedKFold(p.inner_folds, shuffle=True, random_state=seed)
+        scores = svm_search.rbf_cv_scores(X[rows], y[rows], list(p.rbf_cs), union, cv,
+                                          n_jobs=SEARCH_JOBS if len(rows) >= PARALLEL_ROWS else None)
+        scores = {key: -np.inf if np.isnan(s) else s for key, s in scores.items()}   # a failed fit: worst
+    elif len(union) * len(p.rbf_cs) > 1:
+        scores = _search(SVC(kernel="rbf", cache_size=SVC_CACHE_MB), {"C": list(p.rbf_cs), "gamma": union}, X, y,
+                         rows, p.inner_folds, seed)
     out = {}
     for r, pairs in per.items():
         candidates = [{"C": c, "gamma": g} for c in p.rbf_cs for g, _ in pairs]   # ParameterGrid's order
