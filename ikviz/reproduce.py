@@ -173,7 +173,7 @@ def _tsne_wgaussians() -> Entry:
                  "t-SNE with Gaussian (perplexity) vs Isolation Kernel affinities, and FIt-SNE (GK, openTSNE's FFT "
                  "gradient), on the w-Gaussians: "
                  "embeddings and separation scores (5-NN accuracy, silhouette, trustworthiness) per w",
-                 exp.Params, exp.run_tables, plots.figures, numbers,
+                 exp.Params, exp.run_paper_tables, plots.figures, numbers,
                  quick={"n_per_cluster": 100, "exaggeration_iter": 100, "n_iter": 150})
 
 

@@ -273,21 +273,29 @@ def fake_embed(kernel, **settings):
                          {"knn_accuracy": 1.0, "silhouette": 0.5, "settings": settings}, {})
 
 
-def test_search_covers_the_paper_range_for_both_kernels():
-    calls, reports = [], []
-
+def _recording_memo(calls):
     def memo(fn):
+        if fn is exp.load_data:   # the search reads the data's size once
+            return fn
         assert fn is exp.embed
         def block(kernel, **kw):
             kw.pop("progress")(1.0, "finished")
             calls.append((kernel, kw.get("perplexity"), kw.get("psi")))
             return fake_embed(kernel, **kw)
         return block
+    return memo
 
-    out = exp.run_search(exp.Params(psi=7), memo=memo, progress=lambda f, text: reports.append((f, text)))
+
+def test_search_covers_the_paper_range_for_both_kernels():
+    calls, reports = [], []
+    out = exp.run_search(exp.Params(psi=7), memo=_recording_memo(calls),
+                         max_centres_bytes=exp.PAPER_CENTRES_BYTES, progress=lambda f, text: reports.append((f, text)))
     assert set(out) == {"gk", "ik"} and sorted(out["gk"]) == list(exp.PAPER_SEARCH)
     assert ("gk", 800.0, None) in calls and ("ik", None, 5) in calls and len(calls) == 18
     assert out["ik"][800]["settings"]["psi"] == 800 and out["ik"][800]["settings"]["t"] == 200
+    # only the ψ over a server's bound carry the raised one (the others keep the page's keys)
+    assert out["ik"][800]["settings"]["max_centres_bytes"] == exp.PAPER_CENTRES_BYTES
+    assert "max_centres_bytes" not in out["ik"][250]["settings"]
     assert reports[-1] == (1.0, "done") and [f for f, _ in reports] == sorted(f for f, _ in reports)
     assert any(text.startswith("perplexity and ψ = 250: GK:") for _, text in reports)
     fig = plots.search_figure(out, 5000)
@@ -348,3 +356,29 @@ def test_the_data_stage_takes_its_measured_share_of_the_bar():
     assert after_data == data_share(p.dataset, p.w) == 0.01
     assert data_share("w-gaussians", 5000) > 10 * data_share("w-gaussians", 2)
     assert seen == sorted(seen) and seen[-1] == 1.0
+
+
+def test_a_servers_search_leaves_out_the_psi_over_its_centres_bound_and_says_so():
+    from ikviz._limits import MAX_IK_CENTRES_BYTES, ik_centres_bytes
+
+    calls = []
+    out = exp.run_search(exp.Params(), memo=_recording_memo(calls))   # w = 5,000, 500 points per cluster
+    assert ik_centres_bytes(500, 200, 5000, 1001) > MAX_IK_CENTRES_BYTES >= ik_centres_bytes(250, 200, 5000, 1001)
+    assert sorted(out["gk"]) == list(exp.PAPER_SEARCH)
+    assert sorted(out["ik"]) == [v for v in exp.PAPER_SEARCH if v < 500] and len(calls) == 16
+    assert plots.search_note(out).startswith("ψ = 500, 800: not run here.")
+    rows = plots.search_table(out)
+    assert [r["setting"] for r in rows] == list(exp.PAPER_SEARCH)
+    assert rows[-1]["IK knn_accuracy"] is None and rows[-1]["GK knn_accuracy"] == 1.0
+    assert len(plots.search_figure(out, 5000).data) == 4
+    # the bound is the one affinities() enforces: over it, the fit is refused before it starts
+    X = np.zeros((1001, 5000))
+    with pytest.raises(ValueError, match="over the limit of 512.0 MB"):
+        exp.affinities("ik", X, psi=500, t=200)
+
+
+def test_the_paper_size_reproduction_runs_the_whole_search_list():
+    from ikviz._limits import ik_centres_bytes
+
+    assert reproduce.get("tsne-wgaussians").run is exp.run_paper_tables
+    assert ik_centres_bytes(500, 200, 5000, 1001) <= exp.PAPER_CENTRES_BYTES

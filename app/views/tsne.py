@@ -64,4 +64,6 @@ if not ui.presenting():  # projected: the step's figures only; the search range 
             scan = figures.view(exp.run_search, scan_p, ask=exp.search_cost(scan_p))
             figures.figure(figures.built(plots.search_figure, scan, p.w if p.dataset in exp.SYNTHETIC else None),
                            "chart_search")
+            if plots.search_note(scan):
+                st.info(plots.search_note(scan))
             ui.table(plots.search_table(scan))

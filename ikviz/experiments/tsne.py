@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from .._limits import MAX_IK_CENTRES_BYTES, check_ik_centres, ik_centres_bytes
 from ..data import Data as Description
 from ..data import canonical_name, dataset_info, step
 from ..data import dataset_names as bundled_names
@@ -301,13 +302,16 @@ def data_spec(dataset: str, w: int, n_per_cluster: int, seed: int) -> tuple:
 
 
 def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
-               method: str = "anne", seed: int = 0, threads: int | None = None, progress: Progress | None = None):
+               method: str = "anne", seed: int = 0, threads: int | None = None, progress: Progress | None = None,
+               max_centres_bytes: int = MAX_IK_CENTRES_BYTES):
     """openTSNE affinities of ``kernel`` ("gk" or "ik") for ``X``, and a dict describing them.
 
     Settings too large for ``n`` points are capped, and the dict reports the
     values used: perplexity at (n - 1) / 3 (openTSNE keeps 3 x perplexity
     neighbours), psi at n / 2. ``progress(fraction, text)`` hears IK's
     stages (seconds each in high dimensions; GK's take a fraction of a second).
+    IK's centres over ``max_centres_bytes`` are refused before the fit
+    (:func:`ikviz._limits.check_ik_centres`; the default is a server's bound).
 
     Examples
     --------
@@ -330,8 +334,7 @@ def affinities(kernel: str, X: np.ndarray, *, perplexity: float = 30.0, psi: int
         return aff, {"perplexity": float(aff.effective_perplexity_), "neighbours": int(aff.knn_index.k)}
     if kernel == "ik":
         # with psi near n most cells hold one point and most similarities are 0: cap at n / 2
-        from .._limits import check_ik_centres  # issue 31: the centres' memory bounded before the fit
-        check_ik_centres(min(psi, n // 2), t, X.shape[1], n)
+        check_ik_centres(min(psi, n // 2), t, X.shape[1], n, limit=max_centres_bytes)  # issue 31: before the fit
         aff = IsolationKernelAffinities(X, psi=min(psi, n // 2), t=t, method=method, random_state=seed,
                                         progress=progress)
         return aff, {"psi": int(aff.kernel_.psi_), "t": t, "neighbours": aff.k_neighbours_,
@@ -357,7 +360,8 @@ def kernel_setting(kernel: str, *, perplexity: float = 30.0, psi: int = 100, t: 
 
 
 def affinity_matrix(kernel: str, spec: tuple, *, perplexity: float = 30.0, psi: int = 100, t: int = 200,
-                    method: str = "anne", threads: int = 1, memo: Memo | None = None, progress: Progress | None = None):
+                    method: str = "anne", threads: int = 1, memo: Memo | None = None, progress: Progress | None = None,
+                    max_centres_bytes: int = MAX_IK_CENTRES_BYTES):
     """``kernel``'s joint probabilities P for the data ``spec`` names (see :func:`data_spec`): a building block.
 
     Returns ``(P, info, seconds)``: the sparse symmetric matrix the
@@ -376,7 +380,7 @@ def affinity_matrix(kernel: str, spec: tuple, *, perplexity: float = 30.0, psi: 
     data = memo(load_data)(*spec)
     start = time.perf_counter()
     aff, info = affinities(kernel, data.X, perplexity=perplexity, psi=psi, t=t, method=method, seed=spec[-1],
-                           threads=threads, progress=progress)
+                           threads=threads, progress=progress, max_centres_bytes=max_centres_bytes)
     return aff.P.tocsr(), info, time.perf_counter() - start
 
 
@@ -466,7 +470,8 @@ def scores(data: Data, coords: np.ndarray, k: int = 5) -> dict:
 def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluster: int = 500,
           seed: int = 0, perplexity: float = 30.0, psi: int = 100, t: int = 200, method: str = "anne",
           exaggeration_iter: int = 250, n_iter: int = 500, frame_every: int = 25, sharing: int = 1,
-          memo: Memo | None = None, progress: Progress | None = None) -> Embedding:
+          max_centres_bytes: int | None = None, memo: Memo | None = None,
+          progress: Progress | None = None) -> Embedding:
     """t-SNE of one dataset with one kernel's affinities (``perplexity`` for GK; ``psi, t, method`` for IK).
 
     ``kernel`` is a column of :data:`COLUMNS`: ``"fitsne"`` is GK's affinities
@@ -476,6 +481,7 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
     kernel's embedding and keeps the affinities (:func:`affinity_matrix`);
     ``progress(fraction, text)`` reports "affinities…", then the
     optimisation's iterations, then "scores…"; ``sharing`` embeddings run at once (see :func:`n_jobs`).
+    ``max_centres_bytes`` raises the bound of IK's centres (None: a server's, see :func:`affinities`).
 
     Examples
     --------
@@ -492,7 +498,8 @@ def embed(kernel: str, *, dataset: str = "w-gaussians", w: int = 2, n_per_cluste
     progress(0.0, "affinities…")
     affinity_kernel, gradient = _COLUMN_SPEC[kernel]
     affinity_share, scores_share = stage_shares(affinity_kernel, data.X.shape[1], sharing)
-    P, info, affinity_seconds = memo(affinity_matrix)(affinity_kernel, spec, threads=threads, **setting,
+    bound = {} if max_centres_bytes is None else {"max_centres_bytes": int(max_centres_bytes)}
+    P, info, affinity_seconds = memo(affinity_matrix)(affinity_kernel, spec, threads=threads, **setting, **bound,
                                                       progress=within(progress, 0.0, affinity_share, "affinities"))
     start = time.perf_counter()
     coords, frames = optimise(P, data.start, exaggeration_iter=exaggeration_iter, n_iter=n_iter,
@@ -586,12 +593,17 @@ def run(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | 
 
 
 def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
-               progress: Progress | None = None, columns=tuple(KERNELS)) -> dict[str, dict[int, dict]]:
+               progress: Progress | None = None, columns=tuple(KERNELS),
+               max_centres_bytes: int = MAX_IK_CENTRES_BYTES) -> dict[str, dict[int, dict]]:
     """Scores over the paper's search range: perplexity (GK, FIt-SNE) and psi (IK) each set to every value.
 
     Returns ``scores[kernel][value]`` (see :func:`scores`); the other settings
     are those of ``p``. Both kernels of one value are embedded at once, and
     each embedding goes through ``memo`` (the view of ``p`` itself is reused).
+    A ψ whose IK centres on the data would take more than
+    ``max_centres_bytes`` (a server's bound by default: ψ = 500 and 800 at
+    w = 5,000 and 500 points per cluster) has no IK score, and the page says
+    so; :func:`run_paper_tables` raises the bound for the paper's whole list.
 
     Examples
     --------
@@ -606,11 +618,16 @@ def run_search(p: Params, values=PAPER_SEARCH, *, memo: Memo | None = None,
     if unknown:
         raise ValueError(f"columns must be among {list(COLUMNS)}; got {unknown}.")
     out: dict[str, dict[int, dict]] = {k: {} for k in columns}
+    n, d = memo(load_data)(*data_spec(p.dataset, p.w, p.n_per_cluster, p.seed)).X.shape
     for i, value in enumerate(values):
+        centres = ik_centres_bytes(min(int(value), n // 2), p.t, d, n)   # ψ capped at n / 2, as affinities does
         jobs = {k: ({**kernel_params(p, "ik"), "psi": int(value)} if k == "ik" else
-                    {**kernel_params(p, "gk"), "perplexity": float(value)}) for k in columns}
+                    {**kernel_params(p, "gk"), "perplexity": float(value)}) for k in columns
+                if k != "ik" or centres <= max_centres_bytes}
+        if "ik" in jobs and centres > MAX_IK_CENTRES_BYTES:   # a raised bound, in the embedding's key
+            jobs["ik"]["max_centres_bytes"] = int(max_centres_bytes)
         step = within(progress, i / len(values), (i + 1) / len(values), f"perplexity and ψ = {value}")
-        for kernel, emb in embed_pair(jobs, memo, step).items():
+        for kernel, emb in (embed_pair(jobs, memo, step) if jobs else {}).items():
             out[kernel][value] = emb.scores
     progress(1.0, "done")
     return out
@@ -699,12 +716,13 @@ TABLES = {"w-gaussians": PAPER_W, "w-gaussians-unequal": (1, 2, 100)}
 
 def run_tables(p: Params = Params(), tables: dict | None = None, search_w: int | None = 5000,
                search_values=PAPER_SEARCH, *, memo: Memo | None = None, progress: Progress | None = None,
-               columns=tuple(COLUMNS)) -> Table:
+               columns=tuple(COLUMNS), max_centres_bytes: int = MAX_IK_CENTRES_BYTES) -> Table:
     """Tables 5 and 6: the embeddings of every column (:data:`COLUMNS`) for every w the paper shows, and their
     separation scores.
 
     With ``search_w``, also the scores over the paper's search range of
-    perplexity (GK, FIt-SNE) and psi (IK) on the equal-variance w-Gaussians with that w.
+    perplexity (GK, FIt-SNE) and psi (IK) on the equal-variance w-Gaussians
+    with that w (IK's centres bounded by ``max_centres_bytes``, see :func:`run_search`).
     """
     memo, progress = resolve(memo, progress)
     tables = TABLES if tables is None else tables
@@ -724,6 +742,26 @@ def run_tables(p: Params = Params(), tables: dict | None = None, search_w: int |
     scan = {} if search_w is None else run_search(
         replace(p, dataset="w-gaussians", w=search_w), search_values, memo=memo,
         progress=within(progress, len(views) / steps, 1.0, f"search range, w = {search_w}"),
-        columns=(*KERNELS, *extra))
+        columns=(*KERNELS, *extra), max_centres_bytes=max_centres_bytes)
     progress(1.0, "done")
     return Table(p, results, separation, scan, search_w)
+
+
+#: IK's centres a paper-size reproduction may hold: the paper's ψ = 500 (its list's 500 and 800, capped at n / 2)
+#: with t = 200 on the 1,001 points of w = 5,000 take 764 MB, over a server's 512 MB bound (issue 31, for the
+#: settings of a link); ``ikviz reproduce`` is run by the machine's owner, at the sizes the paper states
+PAPER_CENTRES_BYTES = 1024**3
+
+
+def run_paper_tables(p: Params = Params(), *, memo: Memo | None = None, progress: Progress | None = None) -> Table:
+    """:func:`run_tables` over the paper's whole search list, IK's centres bounded by :data:`PAPER_CENTRES_BYTES`
+    (``ikviz reproduce tsne-wgaussians``).
+
+    Examples
+    --------
+    >>> from ikviz._limits import ik_centres_bytes
+    >>> from ikviz.experiments.tsne import PAPER_CENTRES_BYTES
+    >>> ik_centres_bytes(500, 200, 5000, 1001) <= PAPER_CENTRES_BYTES
+    True
+    """
+    return run_tables(p, memo=memo, progress=progress, max_centres_bytes=PAPER_CENTRES_BYTES)

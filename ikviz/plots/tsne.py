@@ -367,8 +367,29 @@ def search_table(search: dict) -> list[dict]:
     >>> search_table({"gk": {5: s}, "ik": {5: s}})[0]["GK knn_accuracy"]
     0.988
     """
-    return [{"setting": v, **{f"{k.upper()} {m}": round(search[k][v][m], 3) for k in KERNELS
-                              for m in ("knn_accuracy", "silhouette")}} for v in sorted(search["gk"])]
+    return [{"setting": v, **{f"{k.upper()} {m}": round(search[k][v][m], 3) if v in search[k] else None
+                              for k in KERNELS for m in ("knn_accuracy", "silhouette")}}
+            for v in sorted(set(search["gk"]) | set(search["ik"]))]
+
+
+def search_note(search: dict) -> str | None:
+    """What the search range left out: the ψ whose IK centres were over the server's memory bound (None: none).
+
+    Examples
+    --------
+    >>> from ikviz.plots.tsne import search_note
+    >>> s = {"knn_accuracy": 1.0, "silhouette": 0.5}
+    >>> search_note({"gk": {5: s, 500: s}, "ik": {5: s}})[:43]
+    'ψ = 500: not run here. Its Isolation Kernel'
+    >>> search_note({"gk": {5: s}, "ik": {5: s}}) is None
+    True
+    """
+    left = sorted(set(search.get("gk", {})) - set(search.get("ik", {})))
+    if not left:
+        return None
+    return (f"ψ = {', '.join(map(str, left))}: not run here. Its Isolation Kernel would hold more centres than this "
+            "server's memory bound allows (at w = 5,000 with 500 points per cluster: 764 MB against 512 MB). "
+            "`ikviz reproduce tsne-wgaussians --full` runs the paper's whole list on your own machine.")
 
 
 @dataclass(frozen=True)
