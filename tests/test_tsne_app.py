@@ -142,3 +142,20 @@ def test_presentation_mode_shows_the_scores_of_the_figure_shown_only(fakes):
     at.radio(key="_w_fig").set_value(2).run()
     assert not at.exception and apptest.charts(at)[0].id.endswith("chart_ik")
     assert [m.label for m in at.metric].count("5-NN accuracy") == 1
+
+
+def bounded_search(p, *, memo=None, progress=None):
+    """The search range on two settings under a tiny bound on IK's centres (201 points in 4 dimensions, t = 200: ψ = 5
+    takes 32,000 bytes, ψ = 20 128,000)."""
+    return REAL_SEARCH(replace(p, **SHORT), (5, 20), memo=memo, progress=progress, max_centres_bytes=64_000)
+
+
+def test_the_page_says_which_psi_its_search_left_out(fakes, monkeypatch):
+    monkeypatch.setattr(exp, "run_search", bounded_search)
+    at = apptest.open_page(PAGE, **SMALL)
+    run_it(at)
+    assert not at.exception and not at.error
+    assert any(i.value.startswith("ψ = 20: not run here.") for i in at.info)
+    table = apptest.tables(at)[0]
+    ik = table["IK knn_accuracy"].tolist()
+    assert list(table["setting"]) == [5, 20] and isinstance(ik[0], float) and ik[1] in ("–", None)
