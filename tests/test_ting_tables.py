@@ -221,3 +221,32 @@ def test_table1_claims_follow_the_numbers():
     assert _verdicts(_instability_payload(snn=(300, 400)))["ting2021-table1-snn"] == "does not reproduce"
     # the fractional distances do not rise past d = 1,000
     assert _verdicts(_instability_payload(lp_3000=(2, 1)))["ting2021-table1-lp"] == "does not reproduce"
+
+
+def test_table3_leaves_out_the_rows_whose_kernel_matrix_is_over_the_budget_and_says_so(monkeypatch):
+    """a8a failed the paper-size run after 37 minutes (its 20,839-row CV fold's kernel matrix, 3.2 GiB, over the
+    2 GiB budget): the rows that cannot fit are known before anything runs, left out, and named in the claim."""
+    from ikviz.experiments import classification
+    from ikviz.experiments import paper_ting2018_svm as t3
+
+    assert t3.kernel_too_large("Phishing") is None and t3.kernel_too_large("Vowel") is None
+    assert "26,048 training rows" in t3.kernel_too_large("a8a") and "39,992" in t3.kernel_too_large("IJCNN")
+    with pytest.raises(ValueError, match="None of the datasets fits here: a8a: .*; IJCNN: "):
+        t3.run(t3.Params(datasets=("a8a", "IJCNN"), runs=1))
+    ran = []
+
+    def fake(p, *, memo=None, progress=None):
+        from types import SimpleNamespace
+
+        ran.append(p.dataset)
+        accuracy = {"rbf": .8, "laplacian": .85, "ik": .9}
+        evs = [SimpleNamespace(kernel=k, accuracy=accuracy[k], params={}) for k in t3.KERNELS]
+        return SimpleNamespace(evaluations=evs)
+
+    monkeypatch.setattr(classification, "run", fake)
+    res = t3.run(t3.Params(datasets=("Heart", "a8a", "Vote"), runs=1))
+    assert ran == ["heart", "vote"] and sorted(res.accuracy) == ["Heart", "Vote"] and list(res.not_run) == ["a8a"]
+    n = t3.numbers(res)
+    assert n["not_run"] == res.not_run and n["stats"]["n_datasets"] == 2
+    finding = t3._ting2018_table3(n)
+    assert "on 2 of the paper's datasets" in finding.ikviz and "not run: a8a: the kernel matrix" in finding.ikviz
