@@ -93,7 +93,7 @@ def kernel_too_large(row: str, budget: int = DEFAULT_DENSE_BUDGET) -> str | None
     """Why ``row`` cannot run here (None if it can): its 80 % training part's precomputed kernel matrix is over
     ``budget`` bytes (the dense budget every kernel matrix of ikviz is held to).
 
-    The paper modified LIBSVM to compute the kernel in part; ikviz's SVMs take the whole matrix, so a8a (26,049
+    The paper modified LIBSVM to compute the kernel in part; ikviz's SVMs take the whole matrix, so a8a (26,048
     training rows: 5.1 GiB) and IJCNN (39,992: 11.9 GiB) are left out rather than refused after hours.
 
     Examples
