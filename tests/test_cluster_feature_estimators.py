@@ -139,7 +139,7 @@ BAD = [
     (cl.DensityPeaks, "metric", "cosine", "'metric' parameter of DensityPeaks must be a str among"),
     (cl.DensityPeaks, "n_clusters", 2.5, "'n_clusters' parameter of DensityPeaks must be an int"),
     (cl.DensityPeaks, "kernel_params", [1], "'kernel_params' parameter of DensityPeaks must be"),
-    (cl.SpectralClustering, "affinity", "precomputed", "'affinity' parameter of SpectralClustering must be a str"),
+    (cl.SpectralClustering, "affinity", "nearest_neighbors", "'affinity' parameter of SpectralClustering must be a str"),
     (cl.SpectralClustering, "gamma", float("inf"), "'gamma' parameter of SpectralClustering must be a float"),
     (ft.RandomFourierFeatures, "gamma", -1.0, "'gamma' parameter of RandomFourierFeatures must be a float"),
     (ft.RandomFourierFeatures, "n_components", 0, "'n_components' parameter of RandomFourierFeatures must be an int"),

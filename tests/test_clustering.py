@@ -346,6 +346,44 @@ def test_evaluate_is_seeded_and_averages_trials():
     assert len(ex.evaluate(SMALL, "density_peaks", "distance", trials=3).ami_trials) == 1
 
 
+@pytest.mark.parametrize("measure, param", [("gk", 0.25), ("ag", 0.1)])
+def test_seed_free_affinity_is_built_once_and_trials_equal_their_own_fits(monkeypatch, measure, param):
+    """GK's and AG's affinities do not depend on the seed: one matrix serves every trial, and each trial's
+    labels are those of a fit of its own (the path that built the matrix once per trial)."""
+    import ikviz.clustering.spectral as spectral
+
+    data = ex.Data("digits", max_points=300)   # ten clusters: the k-means seed changes the labels
+    X, y = ex.load(data)
+    own = []
+    for s in range(4, 7):
+        model = ex.estimator("spectral", measure, param, n_clusters=10, n=len(X), d=X.shape[1], seed=s)
+        own.append(cl.scores(y, model.fit_predict(X))["ami"])
+    calls = []
+    for name in ("rbf", "adaptive_gaussian"):
+        real = getattr(spectral, name)
+        monkeypatch.setattr(spectral, name, lambda *a, real=real, **k: calls.append(1) or real(*a, **k))
+    e = ex.evaluate(data, "spectral", measure, param, trials=3, seed=4)
+    assert len(calls) == 1
+    assert e.ami_trials == own
+    assert len(set(own)) == 3   # each seed its own clustering: a trial run under the wrong seed would show
+
+
+def test_precomputed_affinity_clusters_like_its_source_and_refuses_what_is_not_one(blobs):
+    gk = cl.SpectralClustering(n_clusters=2, affinity="rbf", gamma=0.5, random_state=3).fit(blobs)
+    again = cl.SpectralClustering(n_clusters=2, affinity="precomputed", random_state=3).fit(gk.affinity_matrix_)
+    assert np.array_equal(again.labels_, gk.labels_)
+    assert again.affinity_matrix_ is not None and again.affinity_matrix_.shape == (len(blobs), len(blobs))
+    K = gk.affinity_matrix_
+    with pytest.raises(ValueError, match=r"square .* X has shape \(110, 3\)"):
+        cl.SpectralClustering(n_clusters=2, affinity="precomputed").fit(blobs)
+    with pytest.raises(ValueError, match="negative values"):
+        cl.SpectralClustering(n_clusters=2, affinity="precomputed").fit(K - 0.5)
+    asym = K.copy()
+    asym[0, 1] += 0.1
+    with pytest.raises(ValueError, match="not symmetric"):
+        cl.SpectralClustering(n_clusters=2, affinity="precomputed").fit(asym)
+
+
 def test_sweep_reports_every_grid_point_and_its_best():
     calls = []
     s = ex.sweep(SMALL, "spectral", "gk", progress=lambda f, text: calls.append((f, text)))

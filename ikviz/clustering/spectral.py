@@ -2,7 +2,8 @@
 
 scikit-learn's ``SpectralClustering`` does the clustering on the affinity
 matrix built here; :class:`SpectralClustering` adds the two affinities it
-lacks (``"ik"``, ``"adaptive"``) behind the same interface.
+lacks (``"ik"``, ``"adaptive"``) behind the same interface; ``"precomputed"`` takes an affinity
+already built, so one matrix serves several seeds.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .._validation import MAX_RESTARTS, check_dense_size, renamed, validate_data
 from ..kernels import adaptive_gaussian, rbf
 from .density_peaks import _isolation_kernel
 
-AFFINITIES = ("ik", "rbf", "adaptive")
+AFFINITIES = ("ik", "rbf", "adaptive", "precomputed")
 
 
 class SpectralClustering(ClusterMixin, BaseEstimator):
@@ -30,11 +31,14 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     ----------
     n_clusters : int, default=8
         Number of clusters.
-    affinity : {"ik", "rbf", "adaptive"}, default="ik"
+    affinity : {"ik", "rbf", "adaptive", "precomputed"}, default="ik"
         ``"ik"``: Isolation Kernel similarity, the kernel fitted on ``X`` with
         ``psi``, ``t`` and ``kernel_params``. ``"rbf"``: exp(-gamma ||x - y||^2).
         ``"adaptive"``: exp(-||x - y||^2 / (s_x s_y)), s_x the distance from x to
         its ``n_neighbours``-th nearest neighbour (Zelnik-Manor & Perona 2004).
+        ``"precomputed"``: ``X`` is the affinity itself, a symmetric
+        (n_samples, n_samples) matrix of non-negative values, e.g. another
+        fit's ``affinity_matrix_`` clustered again under another seed.
     psi : int, default=16
         ``affinity="ik"``: points per partitioning, clipped to the number of rows.
     t : int, default=200
@@ -140,7 +144,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                          "Use fewer rows, or DensityPeaks(metric='ik') (streamed distances) or "
                          "make_kmeans('ik') (sparse features), which scale to many more rows; or raise "
                          "dense_budget.")
-        if self.affinity == "ik":
+        if self.affinity == "precomputed":
+            K = _checked_affinity(X)
+        elif self.affinity == "ik":
             kernel = _isolation_kernel(self).set_params(psi=min(int(self.psi), n))
             self.kernel_ = kernel.fit(X)
             K = kernel.similarity(X)
@@ -168,3 +174,18 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             warnings.filterwarnings("ignore", message="k >= N")
             self.labels_ = model.fit_predict(K).astype(np.int64)
         return self
+
+
+def _checked_affinity(K: np.ndarray) -> np.ndarray:
+    """``K`` if it can be an affinity matrix (square, symmetric, non-negative), else a ValueError saying what is wrong."""
+    n, m = K.shape
+    if n != m:
+        raise ValueError(f"affinity='precomputed' needs a square (n_samples, n_samples) affinity matrix; "
+                         f"X has shape {K.shape}.")
+    if K.min() < 0:
+        raise ValueError(f"affinity='precomputed': the affinity matrix has negative values (min {K.min():.3g}); "
+                         "an affinity is a similarity, 0 or more.")
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12):
+        raise ValueError("affinity='precomputed': the affinity matrix is not symmetric "
+                         f"(largest |K - K.T| {np.abs(K - K.T).max():.3g}).")
+    return K

@@ -256,7 +256,7 @@ def evaluate(data: Data, algorithm: str, measure: str, param=None, *, k: int = 0
         raise ValueError(f"cannot make {k} clusters from {n} points; choose k <= {n}.")
     if param is None and param_grid(measure)[0]:
         raise ValueError(f"{MEASURES[algorithm][measure]} needs a parameter ({param_grid(measure)[0]}).")
-    labels0, ami, nmi, extra = None, [], [], {}
+    labels0, ami, nmi, extra, shared = None, [], [], {}, None
     for trial in range(trials if _randomised(algorithm, measure) else 1):
         s = seed + trial
         model = estimator(algorithm, measure, param, n_clusters=k, n=n, d=d, t=t, seed=s,
@@ -269,7 +269,14 @@ def evaluate(data: Data, algorithm: str, measure: str, param=None, *, k: int = 0
             # one thread for scikit-learn's k-means / eigensolver pools: at these sizes they cost more than they
             # save (k-means on the IK map of 1,000 points: 0.9 s -> 0.17 s); numba's threads are unaffected
             with threadpool_limits(1):
-                labels = model.fit_predict(X)
+                if shared is None:
+                    labels = model.fit_predict(X)
+                else:   # the same affinity, another seed for the eigensolver and k-means
+                    labels = model.set_params(affinity="precomputed").fit_predict(shared)
+            if algorithm == "spectral" and not measure.startswith("ik_"):
+                # GK's and AG's affinities do not depend on the seed: at w = 5,000 (d = 10,000) each is
+                # n^2 * d exact operations, ~50 s, which the trials repeated 10 times at every grid point
+                shared = model.affinity_matrix_
         sc = cl.scores(y, labels)
         ami.append(sc["ami"])
         nmi.append(sc["nmi"])
