@@ -28,7 +28,7 @@ COLUMNS = ("paper", "where", "verdict", "paper's number", "ikviz", "why", "data"
 
 def held_rows(name: str) -> list | None:
     """The rows of reproduction ``name`` already computed, full size first; None when none is."""
-    stored = getattr(claims, "stored_rows", None)   # ``ikviz reproduce claims --full``'s results ($IKVIZ_FULL_RESULTS)
+    stored = getattr(claims, "stored_rows", None)   # paper-size results (claims.full_results_dir)
     rows = stored(name) if stored is not None else None
     if rows is not None:
         return rows

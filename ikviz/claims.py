@@ -28,6 +28,7 @@ from __future__ import annotations
 import string
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -808,13 +809,40 @@ def check_reproduction(name: str, quick: bool = True, *, memo: Memo | None = Non
 
 
 #: the environment variable naming the folder of ``ikviz reproduce claims --full``'s results, read by :func:`run`
+#: and the Claims page; set to an empty string, none is read
 FULL_RESULTS = "IKVIZ_FULL_RESULTS"
+#: the paper-size results kept in a checkout of ikviz (``ikviz reproduce claims --full --out paper-size``):
+#: the folder read when ``$IKVIZ_FULL_RESULTS`` is not set; each result counts only while the code it ran is
+#: unchanged (an installed package has no such folder)
+KEPT_RESULTS = Path(__file__).resolve().parent.parent / "paper-size"
+
+
+def full_results_dir(out_dir=None) -> str | None:
+    """The folder of full-size results to read: ``out_dir``, else ``$IKVIZ_FULL_RESULTS`` (empty: none), else
+    :data:`KEPT_RESULTS` where it exists; None when there is none.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> full_results_dir(folder) == folder
+    True
+    """
+    import os
+
+    if out_dir:
+        return str(out_dir)
+    named = os.environ.get(FULL_RESULTS)
+    if named is not None:
+        return named or None
+    return str(KEPT_RESULTS) if KEPT_RESULTS.is_dir() else None
 
 
 def stored_rows(name: str, out_dir=None) -> list[Row] | None:
     """The rows of reproduction ``name`` from a finished full-size run in ``out_dir``, or None.
 
-    ``out_dir`` defaults to ``$IKVIZ_FULL_RESULTS``. Only a result under the
+    ``out_dir`` defaults to :func:`full_results_dir` (``$IKVIZ_FULL_RESULTS``,
+    else the checkout's ``paper-size`` folder). Only a result under the
     params and code the reproduction would run now counts
     (:func:`ikviz.reproduce.stored`); its rows say ``size`` "full".
 
@@ -824,11 +852,9 @@ def stored_rows(name: str, out_dir=None) -> list[Row] | None:
     >>> stored_rows("hubness", tempfile.mkdtemp()) is None
     True
     """
-    import os
-
     from .reproduce import stored
 
-    folder = out_dir or os.environ.get(FULL_RESULTS)
+    folder = full_results_dir(out_dir)
     numbers = stored(name, folder) if folder else None
     return None if numbers is None else rows_for(numbers)
 
@@ -838,7 +864,8 @@ class Params:
     """Which claims to check and at which size.
 
     ``full_dir``: a folder of ``ikviz reproduce claims --full`` results (default
-    ``$IKVIZ_FULL_RESULTS``); a reproduction finished there at full size under
+    :func:`full_results_dir`: ``$IKVIZ_FULL_RESULTS``, else the checkout's
+    ``paper-size`` folder); a reproduction finished there at full size under
     the current params and code gives its full-size rows, the others run at
     ``quick`` size (each row's ``size`` says which).
     """
@@ -868,7 +895,7 @@ def run(params: Params = Params(), *, memo: Memo | None = None, progress: Progre
 
     Each reproduction is one block of ``memo``, so a page shows the rows of one
     as soon as it is done and never runs it twice; one finished at full size in
-    ``params.full_dir`` (or ``$IKVIZ_FULL_RESULTS``) is read back instead, and
+    ``params.full_dir`` (or :func:`full_results_dir`) is read back instead, and
     its rows say "full". Claims on data not obtainable here come last, as
     "data not available here".
 
@@ -929,7 +956,6 @@ def write(rows: list[Row], out_dir, quick: bool = False) -> dict:
     ['claims.html', 'claims.json']
     """
     import json
-    from pathlib import Path
 
     from .html import Section, write_report
     from .reproduce import to_jsonable
@@ -999,8 +1025,6 @@ def reproduce_all(out_dir, quick: bool = False, echo=print, names: list[str] | N
     --------
     >>> reproduce_all("out", quick=True, names=["hubness"])   # doctest: +SKIP
     """
-    from pathlib import Path
-
     from .html import Link, Section, write_report
     from . import reproduce
 

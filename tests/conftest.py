@@ -8,6 +8,8 @@ from ikviz import IsolationKernel
 
 # the app's results store keeps results in memory only during tests (no stale results from disk)
 os.environ["IKVIZ_STORE_DIR"] = ""
+# and no paper-size results of the checkout (paper-size/) replace the quick rows a test expects
+os.environ["IKVIZ_FULL_RESULTS"] = ""
 # the papers' fetched data sets come from the offline mirror beside this checkout, where there is one (as in CI)
 _MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 if "IKVIZ_DATA_MIRROR" not in os.environ and _MIRROR.is_dir():

@@ -125,6 +125,26 @@ def test_the_claims_run_takes_full_size_rows_where_they_exist(tmp_path, monkeypa
     assert entry.paper != small
 
 
+def test_the_claims_page_reads_the_checkouts_paper_size_results_unless_told_otherwise(tmp_path, monkeypatch):
+    kept, named = tmp_path / "paper-size", tmp_path / "named"
+    monkeypatch.setattr(reproduce, "get", lambda name, real=reproduce.get: dataclasses.replace(
+        real(name), paper={"n": 200, "d_values": (3, 100)}) if name == "hubness" else real(name))
+    reproduce.reproduce("hubness", kept)
+    monkeypatch.setattr(claims, "KEPT_RESULTS", kept)
+    monkeypatch.delenv(claims.FULL_RESULTS, raising=False)
+    assert claims.full_results_dir() == str(kept)
+    [row] = claims.stored_rows("hubness")
+    assert row.size == "full" and row.params["n"] == 200
+    monkeypatch.setenv(claims.FULL_RESULTS, str(named))       # a folder named: only it is read
+    assert claims.full_results_dir() == str(named) and claims.stored_rows("hubness") is None
+    monkeypatch.setenv(claims.FULL_RESULTS, "")               # empty: none is read
+    assert claims.full_results_dir() is None and claims.stored_rows("hubness") is None
+    monkeypatch.delenv(claims.FULL_RESULTS)
+    monkeypatch.setattr(claims, "KEPT_RESULTS", tmp_path / "absent")   # an installed package: no such folder
+    assert claims.full_results_dir() is None
+    assert claims.full_results_dir(named) == str(named)
+
+
 def test_unknown_names_and_bad_flags_are_refused(tmp_path, capsys):
     from ikviz.cli import main
 
