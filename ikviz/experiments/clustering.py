@@ -275,7 +275,7 @@ def evaluate(data: Data, algorithm: str, measure: str, param=None, *, k: int = 0
                     labels = model.set_params(affinity="precomputed").fit_predict(shared)
             if algorithm == "spectral" and not measure.startswith("ik_"):
                 # GK's and AG's affinities do not depend on the seed: at w = 5,000 (d = 10,000) each is
-                # n^2 * d exact operations, ~50 s, which the trials repeated 10 times at every grid point
+                # n^2 * d exact operations, ~5 s, which the trials repeated 10 times at every grid point
                 shared = model.affinity_matrix_
         sc = cl.scores(y, labels)
         ami.append(sc["ami"])
