@@ -349,10 +349,13 @@ def to_jsonable(obj):
 
 #: blocks (``module.function``) a resumable run keeps on disk as each finishes, in ``.blocks/`` beside the
 #: reproductions' files: an interrupted run loses at most the block under way (one fold of wang2017's 110-fold
-#: Table 7, not the hours before it), and a block two reproductions share is computed once (Table 7's runs
-#: without noise are Table 3's folds). Only values that JSON gives back exactly are kept.
+#: Table 7, or one method's search or precision on one of ting2021 Table 2's rows, not the hours before it), and
+#: a block two reproductions share is computed once (Table 7's runs without noise are Table 3's folds). Only
+#: values that JSON gives back exactly are kept.
 CHECKPOINTED = ("ikviz.experiments.paper_wang2017_table3.table3_fold",
-                "ikviz.experiments.paper_wang2017_noise.noise_fold")
+                "ikviz.experiments.paper_wang2017_noise.noise_fold",
+                "ikviz.experiments.indexing.method_times",
+                "ikviz.experiments.indexing.precision")
 
 
 def checkpoint_memo(directory: str | Path, blocks=CHECKPOINTED):

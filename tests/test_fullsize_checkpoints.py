@@ -70,3 +70,24 @@ def test_a_changed_code_or_argument_is_computed_again(tmp_path, counted, monkeyp
 def test_quick_runs_keep_nothing(tmp_path, counted):
     reproduce.reproduce("wang2017-table3", tmp_path, quick=True, **TINY)
     assert not (tmp_path / ".blocks").exists()
+
+
+def test_table2_resumes_from_each_methods_kept_search_and_precision(tmp_path, monkeypatch):
+    """ting2021 Table 2 at paper size is the longest reproduction (≈ 1.6 h): a run cut short keeps every
+    method's search timings and precision on each finished row, and the next run computes none of them again."""
+    from ikviz.experiments import indexing
+
+    searched, scored = [], []
+    search, similarity = indexing.search_times, indexing.fit_similarity
+    monkeypatch.setattr(indexing, "search_times", lambda *a, **k: searched.append(1) or search(*a, **k))
+    monkeypatch.setattr(indexing, "fit_similarity", lambda *a, **k: scored.append(1) or similarity(*a, **k))
+    tiny = dict(rows=("Gaussians",), n_max=100, t=20)
+    first = reproduce.reproduce("ting2021-table2", tmp_path, resume=True, **tiny)["payload"]
+    kept = sorted(f.name.split("-")[0] for f in (tmp_path / ".blocks").glob("*.json"))
+    assert kept == ["method_times"] * 4 + ["precision"] * 3   # both IK paths share one precision
+    assert (len(searched), len(scored)) == (4, 3)
+    (tmp_path / "ting2021-table2.json").unlink()   # cut short before its last write
+    again = reproduce.reproduce("ting2021-table2", tmp_path, resume=True, **tiny)["payload"]
+    assert (len(searched), len(scored)) == (4, 3)   # nothing computed again
+    same = lambda payload: {k: v for k, v in payload.items() if k not in ("seconds", "fingerprint")}
+    assert same(again) == same(first)
