@@ -73,7 +73,7 @@ def test_quick_runs_keep_nothing(tmp_path, counted):
 
 
 def test_table2_resumes_from_each_methods_kept_search_and_precision(tmp_path, monkeypatch):
-    """ting2021 Table 2 at paper size is the longest reproduction (≈ 1.6 h): a run cut short keeps every
+    """ting2021 Table 2 at paper size is one of the longest reproductions (1,984 s here): a run cut short keeps every
     method's search timings and precision on each finished row, and the next run computes none of them again."""
     from ikviz.experiments import indexing
 
